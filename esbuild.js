@@ -1,0 +1,57 @@
+// Builds one bundle for the extension host and one for each webview entry that exists.
+const esbuild = require('esbuild');
+const fs = require('fs');
+const path = require('path');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Prints errors in the form VS Code's $esbuild-watch problem matcher reads. */
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) {
+          console.error(`    ${location.file}:${location.line}:${location.column}:`);
+        }
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'silent', plugins: [problemMatcher] };
+
+const targets = [
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+];
+const webviewEntry = path.join('src', 'webview', 'app', 'main.ts');
+if (fs.existsSync(webviewEntry)) {
+  targets.push({ ...common, entryPoints: [webviewEntry], outfile: 'dist/webview/main.js', platform: 'browser', format: 'iife', target: 'es2022' });
+}
+
+async function main() {
+  const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
+  if (watch) {
+    await Promise.all(contexts.map((c) => c.watch()));
+    return;
+  }
+  try {
+    for (const c of contexts) {
+      const result = await c.rebuild();
+      if (result.errors.length) {
+        process.exitCode = 1;
+      }
+    }
+  } finally {
+    await Promise.all(contexts.map((c) => c.dispose()));
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,30 @@
+import type { ClusterInfo, GroupDetail, GroupSummary, RebalanceEvent } from './types';
+
+/** Minimal disposable so the engine layers need no editor types. */
+export interface Unsubscribe {
+  (): void;
+}
+
+/**
+ * Everything the views show comes from this interface. The simulator and real clusters
+ * both implement it; views never know which one they talk to.
+ */
+export interface ClusterSource {
+  /** Stable id, used for tree ids and settings keys. */
+  readonly id: string;
+  /** Name shown on the cluster node. */
+  readonly label: string;
+  readonly kind: 'simulator' | 'kafka';
+
+  describeCluster(): Promise<ClusterInfo>;
+  /** Every group with its summary; groups that fail to load carry `error` instead of failing the list. */
+  listGroups(): Promise<GroupSummary[]>;
+  describeGroup(groupId: string): Promise<GroupDetail>;
+
+  /** Subscribes to "something changed" notifications, when the source can push them. */
+  onDidChange?(listener: () => void): Unsubscribe;
+  /** Rebalance events observed so far for a group, oldest first, when the source keeps them. */
+  rebalanceEvents?(groupId: string): RebalanceEvent[];
+
+  dispose(): Promise<void>;
+}

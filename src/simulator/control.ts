@@ -1,0 +1,64 @@
+/**
+ * What the editor's simulator commands may do to a running simulation. The engine implements it;
+ * `src/commands/` calls it through `SimSource.control`. No editor types here.
+ */
+
+export type AssignorName = 'range' | 'roundrobin' | 'sticky' | 'cooperative-sticky';
+
+export interface ConsumerSpec {
+  groupId: string;
+  /** client.id; a unique one is made when omitted. */
+  clientId?: string;
+  /** group.instance.id for a static member; omit or null for a dynamic one. */
+  groupInstanceId?: string | null;
+  topics: string[];
+  /** partition.assignment.strategy in config order; Kafka's default is ["range", "cooperative-sticky"]. */
+  assignors?: AssignorName[];
+  sessionTimeoutMs?: number;
+  heartbeatIntervalMs?: number;
+  maxPollIntervalMs?: number;
+  /** Virtual time each poll's batch takes to process. */
+  processingTimeMs?: number;
+  /** How many records a poll returns at most (max.poll.records). */
+  maxPollRecords?: number;
+  /** Host the member reports, as "/127.0.0.1" in Kafka's form. */
+  clientHost?: string;
+}
+
+export type SimulatedConsumerStatus = 'running' | 'paused' | 'stopped' | 'crashed';
+
+export interface SimulatedConsumerInfo {
+  /** Handle used by the control calls; stable across restarts. */
+  handle: string;
+  groupId: string;
+  clientId: string;
+  groupInstanceId: string | null;
+  /** Member id the coordinator gave it, or null before it joined / after it left. */
+  memberId: string | null;
+  status: SimulatedConsumerStatus;
+}
+
+export interface ProducerSpec {
+  topic: string;
+  recordsPerSecond: number;
+  /** Stops after this long; runs until stopped when omitted. */
+  durationMs?: number;
+}
+
+export interface SimulatorControl {
+  addConsumer(spec: ConsumerSpec): SimulatedConsumerInfo;
+  /** Graceful close: a dynamic member sends LeaveGroup; a static one does not (KIP-345). */
+  stopConsumer(handle: string): void;
+  /** Process death: no LeaveGroup, heartbeats stop; the coordinator expires it after session.timeout.ms. */
+  crashConsumer(handle: string): void;
+  /** The poll loop stalls for this long; past max.poll.interval.ms the client leaves the group. */
+  pausePolling(handle: string, durationMs: number): void;
+  /** Starts a stopped or crashed consumer again with the same config (same group.instance.id when static). */
+  restartConsumer(handle: string): void;
+  /** Starts a producer; returns its handle. */
+  startProducer(spec: ProducerSpec): string;
+  stopProducer(handle: string): void;
+  listConsumers(groupId?: string): SimulatedConsumerInfo[];
+  listTopics(): Array<{ name: string; partitions: number }>;
+  createTopic(name: string, partitions: number): void;
+}
