@@ -1,0 +1,88 @@
+// Starts a fresh Kafka broker, runs mocha on test/kafka/**/*.test.ts against it and always cleans up.
+// Usage: node scripts/kafka/run-tests.js [extra mocha args, e.g. --grep lag]
+'use strict';
+
+const { spawn } = require('child_process');
+const path = require('path');
+const { startBroker, stopBroker, stopBrokerSync, logTail } = require('./broker');
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+async function main() {
+  let broker = null;
+  let mocha = null;
+  let stopping = false;
+
+  // Mocha runs in its own process group so that the Java test members it spawns die with it.
+  const killMochaGroup = () => {
+    if (mocha && mocha.exitCode === null && mocha.signalCode === null) {
+      try {
+        process.kill(-mocha.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  };
+
+  const onSignal = (signal) => {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    console.error(`[kafka] ${signal}: stopping tests and broker`);
+    killMochaGroup();
+    const done = () => process.exit(signal === 'SIGINT' ? 130 : 143);
+    (broker ? stopBroker(broker) : Promise.resolve()).then(done, done);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('exit', () => {
+    killMochaGroup();
+    if (broker) {
+      stopBrokerSync(broker);
+    }
+  });
+
+  const started = Date.now();
+  broker = await startBroker();
+  console.log(`[kafka] broker up in ${Date.now() - started} ms: PLAINTEXT ${broker.bootstrap}, SASL_PLAINTEXT ${broker.saslBootstrap}`);
+
+  const mochaBin = require.resolve('mocha/bin/mocha.js', { paths: [REPO_ROOT] });
+  const args = [
+    mochaBin, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '60000',
+    '--recursive', 'test/kafka/**/*.test.ts', ...process.argv.slice(2),
+  ];
+  const code = await new Promise((resolve) => {
+    mocha = spawn(process.execPath, args, {
+      cwd: REPO_ROOT,
+      stdio: 'inherit',
+      detached: true,
+      env: {
+        ...process.env,
+        KAFKA_BOOTSTRAP: broker.bootstrap,
+        KAFKA_SASL_BOOTSTRAP: broker.saslBootstrap,
+        KAFKA_SASL_USER: broker.user,
+        KAFKA_SASL_PASSWORD: broker.password,
+        KAFKA_LIB: broker.lib,
+      },
+    });
+    mocha.on('exit', (exitCode, signal) => resolve(exitCode === null ? (signal === 'SIGINT' ? 130 : 1) : exitCode));
+  });
+  if (stopping) {
+    return new Promise(() => undefined); // the signal handler exits once the broker is down
+  }
+  if (code !== 0) {
+    console.error(`[kafka] tests failed (exit ${code}); last lines of the broker log:\n${logTail(broker.logFile)}`);
+  }
+  await stopBroker(broker);
+  broker = null;
+  return code;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(`[kafka] ${e.message}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,145 @@
+/**
+ * Pure assembly of the model's GroupDetail from decoded broker answers: members (classic with the
+ * consumer protocol decoded, or KIP-848), and one offsets row per owned or committed partition with
+ * lag computed the way `kafka-consumer-groups.sh --describe` prints it (LOG-END-OFFSET = high
+ * watermark, LAG = high watermark - committed).
+ */
+import type { GroupDetail, GroupState, GroupSummary, Member, PartitionOffsets, TopicPartition } from '../model/types';
+import { decodeAssignment, decodeSubscription } from './protocol/consumerProtocol';
+import type { ConsumerGroupDescription, DescribedGroup } from './protocol/groupRequests';
+import type { CommittedOffset } from './protocol/offsetRequests';
+
+const KNOWN_STATES: readonly GroupState[] = ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead', 'Assigning', 'Reconciling'];
+
+export function toGroupState(state: string): GroupState {
+  const match = KNOWN_STATES.find((s) => s.toLowerCase() === state.toLowerCase());
+  return match ?? 'Unknown';
+}
+
+/** ListGroups v5 type plus protocol type to the model's group type. */
+export function toGroupType(listedType: string | null, protocolType: string): GroupSummary['groupType'] {
+  if (listedType === 'consumer') {
+    return 'consumer';
+  }
+  if (listedType === null || listedType === 'classic') {
+    return protocolType === '' ? 'simple' : 'classic';
+  }
+  return 'unknown';
+}
+
+export interface ClassicMembers {
+  members: Member[];
+  /** Highest generation found in v2+ subscriptions, or -1: DescribeGroups itself carries none. */
+  generation: number;
+  /** Members whose bytes could not be decoded, with the reason. */
+  decodeErrors: string[];
+}
+
+export function classicMembers(group: DescribedGroup): ClassicMembers {
+  const decodeErrors: string[] = [];
+  let generation = -1;
+  const members = group.members.map((m): Member => {
+    const member: Member = {
+      memberId: m.memberId,
+      groupInstanceId: m.groupInstanceId,
+      clientId: m.clientId,
+      clientHost: m.clientHost,
+      subscription: [],
+      assignment: [],
+    };
+    if (group.protocolType !== 'consumer') {
+      return member;
+    }
+    try {
+      if (m.memberMetadata.length > 0) {
+        const subscription = decodeSubscription(m.memberMetadata);
+        member.subscription = subscription.topics;
+        generation = Math.max(generation, subscription.generationId);
+      }
+      member.assignment = decodeAssignment(m.memberAssignment).partitions;
+    } catch (e) {
+      decodeErrors.push(`member ${m.memberId}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return member;
+  });
+  return { members, generation, decodeErrors };
+}
+
+export function consumerGroupMembers(group: ConsumerGroupDescription): Member[] {
+  return group.members.map((m) => ({
+    memberId: m.memberId,
+    groupInstanceId: m.instanceId,
+    clientId: m.clientId,
+    clientHost: m.clientHost,
+    subscription: m.subscribedTopicNames,
+    assignment: m.assignment.flatMap(({ topic, partitions }) => partitions.map((partition) => ({ topic, partition }))),
+  }));
+}
+
+export interface PartitionEnds {
+  logStartOffset: number | null;
+  highWatermark: number | null;
+  lastStableOffset: number | null;
+}
+
+export function partitionKey(tp: TopicPartition): string {
+  return `${tp.topic}\u0000${tp.partition}`;
+}
+
+function byTopicPartition(a: TopicPartition, b: TopicPartition): number {
+  return a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1;
+}
+
+/**
+ * Rows in the CLI's order: members with more partitions first, each member's partitions by topic
+ * and partition, then committed partitions no member owns.
+ */
+export function offsetRows(members: readonly Member[], committed: readonly CommittedOffset[], ends: ReadonlyMap<string, PartitionEnds>): PartitionOffsets[] {
+  const committedByKey = new Map(committed.filter((c) => c.offset >= 0).map((c) => [partitionKey(c), c]));
+  const rows: PartitionOffsets[] = [];
+  const seen = new Set<string>();
+  const row = (tp: TopicPartition, ownerMemberId: string | null): PartitionOffsets => {
+    const key = partitionKey(tp);
+    const commit = committedByKey.get(key);
+    const end = ends.get(key);
+    const committedOffset = commit ? commit.offset : null;
+    const logEndOffset = end?.highWatermark ?? null;
+    const result: PartitionOffsets = {
+      topic: tp.topic,
+      partition: tp.partition,
+      committedOffset,
+      logStartOffset: end?.logStartOffset ?? null,
+      logEndOffset,
+      lastStableOffset: end?.lastStableOffset ?? null,
+      lag: committedOffset !== null && logEndOffset !== null ? logEndOffset - committedOffset : null, // unclamped, as the CLI prints it
+      ownerMemberId,
+    };
+    if (commit?.metadata) {
+      result.commitMetadata = commit.metadata;
+    }
+    return result;
+  };
+  const owners = [...members].filter((m) => m.assignment.length > 0).sort((a, b) => b.assignment.length - a.assignment.length);
+  for (const member of owners) {
+    for (const tp of [...member.assignment].sort(byTopicPartition)) {
+      seen.add(partitionKey(tp));
+      rows.push(row(tp, member.memberId));
+    }
+  }
+  const unowned = [...committedByKey.values()].filter((c) => !seen.has(partitionKey(c))).sort(byTopicPartition);
+  for (const c of unowned) {
+    rows.push(row(c, null));
+  }
+  return rows;
+}
+
+export function totalLag(rows: readonly PartitionOffsets[]): number | null {
+  const known = rows.filter((r) => r.lag !== null);
+  return known.length === 0 ? null : known.reduce((sum, r) => sum + (r.lag ?? 0), 0);
+}
+
+/** Drops the detail fields, for list views. */
+export function toSummary(detail: GroupDetail): GroupSummary {
+  const { leaderId: _leaderId, members: _members, offsets: _offsets, ...summary } = detail;
+  return summary;
+}

@@ -1,0 +1,133 @@
+/**
+ * The one place that reaches into kafkajs 2.2.4 internals: the admin-less Cluster object a Kafka
+ * client builds (so connections, SASL and TLS are kafkajs's own) and its brokers' connection pools,
+ * through which requests kafkajs does not implement are sent as finished bytes.
+ */
+import { Kafka } from 'kafkajs';
+import Encoder from 'kafkajs/src/protocol/encoder';
+import kafkajsPackage from 'kafkajs/package.json';
+import type { ApiRequest } from './protocol/apiRequest';
+
+export const SUPPORTED_KAFKAJS_VERSION = '2.2.4';
+
+export function assertKafkajsVersion(version: string = kafkajsPackage.version): void {
+  if (version !== SUPPORTED_KAFKAJS_VERSION) {
+    throw new Error(
+      `Kafka Group Lens talks to brokers through kafkajs ${SUPPORTED_KAFKAJS_VERSION} internals, but kafkajs ${version} is installed.`,
+    );
+  }
+}
+
+export interface ApiVersionRange {
+  minVersion: number;
+  maxVersion: number;
+}
+
+/** What we use of kafkajs's src/broker/index.js Broker. */
+export interface KafkajsBroker {
+  nodeId: number | null;
+  versions: Record<number, ApiVersionRange> | null;
+  connectionPool: {
+    host: string;
+    port: number;
+    send(protocol: { request: KafkajsProtocolRequest; response: KafkajsProtocolResponse<unknown> }): Promise<unknown>;
+  };
+  disconnect(): Promise<void>;
+}
+
+interface KafkajsProtocolRequest {
+  apiKey: number;
+  apiVersion: number;
+  apiName: string;
+  encode(): Promise<Encoder>;
+}
+
+interface KafkajsProtocolResponse<T> {
+  decode(payload: Buffer): Promise<T>;
+  parse(decoded: T): Promise<T>;
+}
+
+/** What we use of kafkajs's src/cluster/index.js Cluster. */
+export interface KafkajsCluster {
+  connect(): Promise<void>;
+  disconnect(): Promise<void>;
+  refreshMetadata(): Promise<void>;
+  findBroker(options: { nodeId: number | string }): Promise<KafkajsBroker>;
+  findGroupCoordinator(options: { groupId: string }): Promise<KafkajsBroker>;
+  targetTopics: Set<string>;
+  brokerPool: {
+    brokers: Record<string, KafkajsBroker>;
+    seedBroker?: KafkajsBroker;
+  };
+}
+
+type CreateCluster = (options: { metadataMaxAge?: number; allowAutoTopicCreation?: boolean }) => KafkajsCluster;
+
+/** Builds a Cluster exactly as kafka.admin() would, but hands it to us instead of hiding it. */
+export function createCluster(kafka: Kafka): KafkajsCluster {
+  assertKafkajsVersion();
+  const holder = kafka as unknown as Record<symbol, unknown>;
+  const symbol = Object.getOwnPropertySymbols(holder).find((s) => s.description === 'private:Kafka:createCluster');
+  const create = symbol === undefined ? undefined : holder[symbol];
+  if (typeof create !== 'function') {
+    throw new Error(`kafkajs ${kafkajsPackage.version} has no private:Kafka:createCluster; it is not the version this code was written for.`);
+  }
+  return (create as CreateCluster)({ metadataMaxAge: 300000, allowAutoTopicCreation: false });
+}
+
+export class UnsupportedApiVersionError extends Error {
+  constructor(readonly apiName: string, readonly wanted: string, readonly brokerRange: ApiVersionRange | undefined) {
+    super(
+      brokerRange
+        ? `The broker supports ${apiName} v${brokerRange.minVersion}..v${brokerRange.maxVersion}, Kafka Group Lens needs ${wanted}`
+        : `The broker does not support ${apiName} (needs ${wanted})`,
+    );
+    this.name = 'UnsupportedApiVersionError';
+  }
+}
+
+/** The highest version of apiKey within [min, max] that the broker serves, or null. */
+export function pickVersion(broker: KafkajsBroker, apiKey: number, min: number, max: number): number | null {
+  const range = broker.versions?.[apiKey];
+  if (!range) {
+    return null;
+  }
+  const version = Math.min(max, range.maxVersion);
+  return version >= Math.max(min, range.minVersion) ? version : null;
+}
+
+export function requireVersion(broker: KafkajsBroker, apiKey: number, apiName: string, min: number, max: number): number {
+  const version = pickVersion(broker, apiKey, min, max);
+  if (version === null) {
+    throw new UnsupportedApiVersionError(apiName, min === max ? `v${min}` : `v${min}..v${max}`, broker.versions?.[apiKey]);
+  }
+  return version;
+}
+
+/** Sends one request over the broker's own (authenticated) connection and returns its decoded response. */
+export async function sendRequest<T>(broker: KafkajsBroker, request: ApiRequest<T>): Promise<T> {
+  const range = broker.versions?.[request.apiKey];
+  if (!range || request.apiVersion > range.maxVersion || request.apiVersion < range.minVersion) {
+    throw new UnsupportedApiVersionError(request.apiName, `v${request.apiVersion}`, range);
+  }
+  try {
+    return (await broker.connectionPool.send({
+      request: {
+        apiKey: request.apiKey,
+        apiVersion: request.apiVersion,
+        apiName: request.apiName,
+        encode: async () => new Encoder().writeBuffer(request.body),
+      },
+      response: {
+        decode: async (payload: Buffer) => request.decode(payload),
+        parse: async (decoded: unknown) => decoded,
+      },
+    })) as T;
+  } catch (e) {
+    // What kafkajs's Broker does for its own requests: drop the dead connection so the next call reconnects.
+    if (e instanceof Error && e.name === 'KafkaJSConnectionClosedError') {
+      await broker.disconnect();
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,70 @@
+import { strict as assert } from 'node:assert';
+import { Kafka, logLevel } from 'kafkajs';
+import { UnsupportedApiVersionError, assertKafkajsVersion, createCluster, pickVersion, requireVersion, sendRequest, type KafkajsBroker } from '../../../src/kafka/kafkajsBridge';
+import { deleteGroupsRequest } from '../../../src/kafka/protocol/adminRequests';
+import { ByteWriter } from '../../../src/kafka/protocol/wire';
+
+interface SentProtocol {
+  request: { apiKey: number; apiVersion: number; apiName: string; encode(): Promise<unknown> };
+  response: { decode(payload: Buffer): Promise<unknown>; parse(decoded: unknown): Promise<unknown> };
+}
+
+function fakeBroker(versions: KafkajsBroker['versions'], answer: (sent: SentProtocol) => Promise<unknown>): KafkajsBroker & { disconnects: number } {
+  const broker = {
+    nodeId: 1,
+    versions,
+    disconnects: 0,
+    connectionPool: { host: 'h', port: 1, send: (p: SentProtocol) => answer(p) },
+    disconnect: async () => {
+      broker.disconnects++;
+    },
+  };
+  return broker as KafkajsBroker & { disconnects: number };
+}
+
+describe('kafka/kafkajsBridge', () => {
+  it('accepts kafkajs 2.2.4 only, with a clear error', () => {
+    assertKafkajsVersion();
+    assert.throws(() => assertKafkajsVersion('2.3.0'), /kafkajs 2\.2\.4 internals, but kafkajs 2\.3\.0 is installed/);
+  });
+
+  it("builds kafkajs's own Cluster from a Kafka client", async () => {
+    const cluster = createCluster(new Kafka({ brokers: ['127.0.0.1:1'], logLevel: logLevel.NOTHING }));
+    assert.equal(typeof cluster.findBroker, 'function');
+    assert.ok(cluster.targetTopics instanceof Set);
+    await cluster.disconnect();
+  });
+
+  it('picks the highest version both sides support', () => {
+    const broker = fakeBroker({ 15: { minVersion: 0, maxVersion: 5 }, 16: { minVersion: 3, maxVersion: 5 } }, async () => undefined);
+    assert.equal(pickVersion(broker, 15, 0, 6), 5);
+    assert.equal(pickVersion(broker, 16, 0, 2), null);
+    assert.equal(pickVersion(broker, 47, 0, 0), null);
+    assert.throws(() => requireVersion(broker, 47, 'OffsetDelete', 0, 0), (e: unknown) => e instanceof UnsupportedApiVersionError && e.message === 'The broker does not support OffsetDelete (needs v0)');
+    assert.throws(() => requireVersion(broker, 16, 'ListGroups', 0, 2), /supports ListGroups v3\.\.v5, Kafka Group Lens needs v0\.\.v2/);
+  });
+
+  it('sends our bytes through the connection pool and decodes the answer without kafkajs parsing', async () => {
+    const sent: Buffer[] = [];
+    const broker = fakeBroker({ 42: { minVersion: 0, maxVersion: 2 } }, async (p) => {
+      const encoder = (await p.request.encode()) as { buffer: Buffer };
+      sent.push(encoder.buffer);
+      assert.deepEqual([p.request.apiKey, p.request.apiVersion, p.request.apiName], [42, 1, 'DeleteGroups']);
+      const payload = new ByteWriter().int32(0).array([0], (w) => w.string('g').int16(69)).toBuffer();
+      return p.response.parse(await p.response.decode(payload));
+    });
+    const result = await sendRequest(broker, deleteGroupsRequest(['g']));
+    assert.deepEqual(result, [{ groupId: 'g', errorCode: 69 }]);
+    assert.equal(sent[0].toString('hex'), deleteGroupsRequest(['g']).body.toString('hex'));
+  });
+
+  it('refuses a version the broker does not serve, and drops a closed connection', async () => {
+    const old = fakeBroker({ 42: { minVersion: 0, maxVersion: 0 } }, async () => undefined);
+    await assert.rejects(sendRequest(old, deleteGroupsRequest(['g'])), UnsupportedApiVersionError);
+    const closing = fakeBroker({ 42: { minVersion: 0, maxVersion: 1 } }, async () => {
+      throw Object.assign(new Error('Closed connection'), { name: 'KafkaJSConnectionClosedError' });
+    });
+    await assert.rejects(sendRequest(closing, deleteGroupsRequest(['g'])), /Closed connection/);
+    assert.equal(closing.disconnects, 1);
+  });
+});

@@ -1,0 +1,166 @@
+import { strict as assert } from 'node:assert';
+import { consumerGroupDescribeRequest, describeGroupsRequest, listGroupsRequest } from '../../../../src/kafka/protocol/groupRequests';
+import { ByteWriter } from '../../../../src/kafka/protocol/wire';
+
+describe('groupRequests', () => {
+  describe('listGroupsRequest', () => {
+    it('sends an empty body up to v2 and empty filters in the flexible versions', () => {
+      assert.equal(listGroupsRequest(2).body.toString('hex'), '');
+      // header tags, [states] empty, [types] empty, body tags
+      assert.equal(listGroupsRequest(5).body.toString('hex'), '00010100');
+      assert.equal(listGroupsRequest(4).body.toString('hex'), '000100');
+      assert.equal(listGroupsRequest(5).apiKey, 16);
+    });
+
+    it('decodes v2 groups without state or type', () => {
+      const payload = new ByteWriter()
+        .int32(0)
+        .int16(0)
+        .array([['g1', 'consumer']], (w, [id, type]) => w.string(id).string(type))
+        .toBuffer();
+      assert.deepEqual(listGroupsRequest(2).decode(payload), { errorCode: 0, groups: [{ groupId: 'g1', protocolType: 'consumer', groupState: null, groupType: null }] });
+    });
+
+    it('decodes v5 groups with state and type, skipping tagged fields', () => {
+      const payload = new ByteWriter()
+        .emptyTaggedFields() // response header
+        .int32(0)
+        .int16(0)
+        .compactArray([['g1', 'consumer', 'Stable', 'consumer'], ['s', '', 'Empty', 'classic']], (w, g) => {
+          w.compactString(g[0]).compactString(g[1]).compactString(g[2]).compactString(g[3]).emptyTaggedFields();
+        })
+        .emptyTaggedFields()
+        .toBuffer();
+      assert.deepEqual(listGroupsRequest(5).decode(payload).groups, [
+        { groupId: 'g1', protocolType: 'consumer', groupState: 'Stable', groupType: 'consumer' },
+        { groupId: 's', protocolType: '', groupState: 'Empty', groupType: 'classic' },
+      ]);
+    });
+
+    it('refuses versions it does not know', () => {
+      assert.throws(() => listGroupsRequest(6), /ListGroups v6 is not implemented/);
+    });
+  });
+
+  describe('describeGroupsRequest', () => {
+    const member = { id: 'm1', instance: 'static-1', client: 'c', host: '/127.0.0.1', metadata: Buffer.from([0, 1]), assignment: Buffer.alloc(0) };
+
+    it('encodes group ids and, from v3, include_authorized_operations=false', () => {
+      assert.equal(describeGroupsRequest(['ab'], 2).body.toString('hex'), '0000000100026162');
+      assert.equal(describeGroupsRequest(['ab'], 4).body.toString('hex'), '000000010002616200');
+      assert.equal(describeGroupsRequest(['ab'], 5).body.toString('hex'), '00' + '02036162' + '00' + '00');
+    });
+
+    it('decodes v4 members with their group.instance.id', () => {
+      const payload = new ByteWriter()
+        .int32(0)
+        .array([0], (w) => {
+          w.int16(0).string('g').string('Stable').string('consumer').string('range');
+          w.array([member], (x, m) => x.string(m.id).string(m.instance).string(m.client).string(m.host).bytes(m.metadata).bytes(m.assignment));
+          w.int32(-2147483648);
+        })
+        .toBuffer();
+      const [group] = describeGroupsRequest(['g'], 4).decode(payload);
+      assert.deepEqual(group, {
+        errorCode: 0,
+        errorMessage: null,
+        groupId: 'g',
+        groupState: 'Stable',
+        protocolType: 'consumer',
+        protocolData: 'range',
+        members: [{ memberId: 'm1', groupInstanceId: 'static-1', clientId: 'c', clientHost: '/127.0.0.1', memberMetadata: Buffer.from([0, 1]), memberAssignment: Buffer.alloc(0) }],
+      });
+    });
+
+    it('decodes v6 (flexible) with a per-group error message', () => {
+      const payload = new ByteWriter()
+        .emptyTaggedFields()
+        .int32(0)
+        .compactArray([0], (w) => {
+          w.int16(69).compactString('Group g not found.').compactString('g').compactString('Dead').compactString('').compactString('');
+          w.compactArray([], () => undefined);
+          w.int32(0).emptyTaggedFields();
+        })
+        .emptyTaggedFields()
+        .toBuffer();
+      const [group] = describeGroupsRequest(['g'], 6).decode(payload);
+      assert.equal(group.errorCode, 69);
+      assert.equal(group.errorMessage, 'Group g not found.');
+      assert.equal(group.groupState, 'Dead');
+      assert.deepEqual(group.members, []);
+    });
+
+    it('decodes v0 (no throttle time, no instance id)', () => {
+      const payload = new ByteWriter()
+        .array([0], (w) => {
+          w.int16(0).string('g').string('Empty').string('consumer').string('');
+          w.array([member], (x, m) => x.string(m.id).string(m.client).string(m.host).bytes(null).bytes(null));
+        })
+        .toBuffer();
+      const [group] = describeGroupsRequest(['g'], 0).decode(payload);
+      assert.equal(group.members[0].groupInstanceId, null);
+      assert.deepEqual(group.members[0].memberMetadata, Buffer.alloc(0));
+    });
+  });
+
+  describe('consumerGroupDescribeRequest', () => {
+    it('encodes v0 flexibly: header tags, compact group ids, include_authorized_operations, tags', () => {
+      const request = consumerGroupDescribeRequest(['g']);
+      assert.equal(request.apiKey, 69);
+      assert.equal(request.apiVersion, 0);
+      assert.equal(request.body.toString('hex'), '00' + '020267' + '00' + '00');
+    });
+
+    it('decodes groups and members with their current and target assignments', () => {
+      const topicId = Buffer.alloc(16, 7);
+      const assignment = (w: ByteWriter, partitions: number[]) => {
+        w.compactArray([0], (x) => {
+          x.uuid(topicId).compactString('orders').compactArray(partitions, (y, p) => y.int32(p)).emptyTaggedFields();
+        });
+        // an unknown tagged field the decoder must skip
+        w.uvarint(1).uvarint(3).uvarint(2).raw(Buffer.from('abcd', 'hex'));
+      };
+      const payload = new ByteWriter()
+        .emptyTaggedFields()
+        .int32(0)
+        .compactArray([0], (w) => {
+          w.int16(0).compactString(null).compactString('g').compactString('Reconciling').int32(5).int32(4).compactString('uniform');
+          w.compactArray([0], (m) => {
+            m.compactString('member-a').compactString('inst-1').compactString(null).int32(4).compactString('client').compactString('/10.0.0.1');
+            m.compactArray(['orders'], (x, t) => x.compactString(t)).compactString(null);
+            assignment(m, [0, 1]);
+            assignment(m, [0]);
+            m.emptyTaggedFields();
+          });
+          w.int32(-2147483648).emptyTaggedFields();
+        })
+        .emptyTaggedFields()
+        .toBuffer();
+      assert.deepEqual(consumerGroupDescribeRequest(['g']).decode(payload), [
+        {
+          errorCode: 0,
+          errorMessage: null,
+          groupId: 'g',
+          groupState: 'Reconciling',
+          groupEpoch: 5,
+          assignmentEpoch: 4,
+          assignorName: 'uniform',
+          members: [
+            {
+              memberId: 'member-a',
+              instanceId: 'inst-1',
+              rackId: null,
+              memberEpoch: 4,
+              clientId: 'client',
+              clientHost: '/10.0.0.1',
+              subscribedTopicNames: ['orders'],
+              subscribedTopicRegex: null,
+              assignment: [{ topic: 'orders', partitions: [0, 1] }],
+              targetAssignment: [{ topic: 'orders', partitions: [0] }],
+            },
+          ],
+        },
+      ]);
+    });
+  });
+});
