@@ -23,6 +23,12 @@ export interface ConsumerSpec {
   maxPollRecords?: number;
   /** Host the member reports, as "/127.0.0.1" in Kafka's form. */
   clientHost?: string;
+  /** auto.offset.reset for partitions without a committed offset; Kafka's default is "latest". */
+  autoOffsetReset?: 'earliest' | 'latest';
+  /** enable.auto.commit; default true. */
+  enableAutoCommit?: boolean;
+  /** auto.commit.interval.ms; default 5000. */
+  autoCommitIntervalMs?: number;
 }
 
 export type SimulatedConsumerStatus = 'running' | 'paused' | 'stopped' | 'crashed';
@@ -36,6 +42,8 @@ export interface SimulatedConsumerInfo {
   /** Member id the coordinator gave it, or null before it joined / after it left. */
   memberId: string | null;
   status: SimulatedConsumerStatus;
+  /** Why a fatal error stopped it (e.g. FENCED_INSTANCE_ID), when one did. */
+  error?: string;
 }
 
 export interface ProducerSpec {

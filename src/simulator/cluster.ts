@@ -1,0 +1,139 @@
+import { offsetsPartitionFor } from '../kafka/offsetsPartition';
+import type { BrokerRef, ClusterInfo } from '../model/types';
+import { PartitionLog } from './partitionLog';
+import type { SeededRandom } from './random';
+
+export const OFFSETS_TOPIC = '__consumer_offsets';
+export const OFFSETS_TOPIC_PARTITIONS = 50;
+const LEGAL_TOPIC_NAME = /^[a-zA-Z0-9._-]+$/;
+const MAX_TOPIC_NAME_LENGTH = 249;
+
+export interface SimTopic {
+  readonly name: string;
+  readonly internal: boolean;
+  readonly partitions: PartitionLog[];
+  /** Leader broker id of each partition. */
+  readonly leaders: number[];
+}
+
+export interface ClusterOptions {
+  /** Number of brokers (ids 1..n); default 3. */
+  brokers?: number;
+  host?: string;
+  /** Port of broker 1; broker n listens on basePort + n - 1. Default 9092. */
+  basePort?: number;
+  clusterId?: string;
+}
+
+/** Throws a clear error unless `name` is a topic name Kafka would accept. */
+export function validateTopicName(name: string): void {
+  if (typeof name !== 'string' || name.length === 0) {
+    throw new Error('Topic name must be a non-empty string');
+  }
+  if (name === '.' || name === '..') {
+    throw new Error(`Topic name cannot be "${name}"`);
+  }
+  if (name.length > MAX_TOPIC_NAME_LENGTH) {
+    throw new Error(`Topic name is ${name.length} characters; the limit is ${MAX_TOPIC_NAME_LENGTH}`);
+  }
+  if (!LEGAL_TOPIC_NAME.test(name)) {
+    throw new Error(`Topic name "${name}" may contain only ASCII letters, digits, '.', '_' and '-'`);
+  }
+}
+
+/** Brokers, topics with their partition logs, and `__consumer_offsets` (which decides each group's coordinator). */
+export class SimCluster {
+  readonly brokers: BrokerRef[];
+  readonly clusterId: string;
+  private readonly topics = new Map<string, SimTopic>();
+
+  constructor(
+    private readonly random: SeededRandom,
+    options: ClusterOptions = {},
+  ) {
+    const count = options.brokers ?? 3;
+    if (!Number.isInteger(count) || count < 1) {
+      throw new Error(`Broker count must be a positive integer, got ${count}`);
+    }
+    const host = options.host ?? '127.0.0.1';
+    const basePort = options.basePort ?? 9092;
+    this.brokers = Array.from({ length: count }, (_, i) => ({ nodeId: i + 1, host, port: basePort + i }));
+    this.clusterId = options.clusterId ?? 'sim-cluster';
+    this.addTopic(OFFSETS_TOPIC, OFFSETS_TOPIC_PARTITIONS, true);
+  }
+
+  describe(): ClusterInfo {
+    return { clusterId: this.clusterId, controllerId: this.brokers[0].nodeId, brokers: this.brokers.map((b) => ({ ...b })) };
+  }
+
+  createTopic(name: string, partitions: number): SimTopic {
+    validateTopicName(name);
+    if (name.startsWith('__')) {
+      throw new Error(`Topic name "${name}" is reserved for internal topics`);
+    }
+    if (this.topics.has(name)) {
+      throw new Error(`Topic "${name}" already exists`);
+    }
+    if (!Number.isInteger(partitions) || partitions < 1) {
+      throw new Error(`Topic "${name}" needs a positive integer partition count, got ${partitions}`);
+    }
+    return this.addTopic(name, partitions, false);
+  }
+
+  topic(name: string): SimTopic | undefined {
+    return this.topics.get(name);
+  }
+
+  /** The topic, or an error naming the topics that exist. */
+  requireTopic(name: string): SimTopic {
+    const topic = this.topics.get(name);
+    if (!topic || topic.internal) {
+      const known = this.userTopics().map((t) => t.name);
+      throw new Error(`Unknown topic "${name}"; known topics: ${known.length ? known.join(', ') : '(none)'}`);
+    }
+    return topic;
+  }
+
+  userTopics(): SimTopic[] {
+    return [...this.topics.values()].filter((t) => !t.internal);
+  }
+
+  partitionCount(name: string): number {
+    return this.topics.get(name)?.partitions.length ?? 0;
+  }
+
+  partition(topic: string, partition: number): PartitionLog | undefined {
+    return this.topics.get(topic)?.partitions[partition];
+  }
+
+  /** The coordinator of a group: the leader of its `__consumer_offsets` partition. */
+  coordinatorFor(groupId: string): BrokerRef {
+    const offsets = this.topics.get(OFFSETS_TOPIC);
+    if (!offsets) {
+      throw new Error(`${OFFSETS_TOPIC} is missing`);
+    }
+    const leader = offsets.leaders[offsetsPartitionFor(groupId, OFFSETS_TOPIC_PARTITIONS)];
+    return this.broker(leader);
+  }
+
+  broker(nodeId: number): BrokerRef {
+    const broker = this.brokers.find((b) => b.nodeId === nodeId);
+    if (!broker) {
+      throw new Error(`Unknown broker ${nodeId}`);
+    }
+    return broker;
+  }
+
+  private addTopic(name: string, partitions: number, internal: boolean): SimTopic {
+    // Leaders go round-robin over the brokers from a seeded start, as Kafka's replica placement does.
+    const start = this.random.nextInt(this.brokers.length);
+    const topic: SimTopic = {
+      name,
+      internal,
+      partitions: Array.from({ length: partitions }, () => new PartitionLog()),
+      leaders: Array.from({ length: partitions }, (_, p) => this.brokers[(start + p) % this.brokers.length].nodeId),
+    };
+    this.topics.set(name, topic);
+    return topic;
+  }
+}

@@ -1,0 +1,85 @@
+/** Builds the model's GroupSummary / GroupDetail from a simulation, as DescribeGroups + OffsetFetch + ListOffsets would. */
+import type { GroupDetail, GroupSummary, PartitionOffsets } from '../model/types';
+import type { Simulation } from './simulation';
+
+function tpOrder(a: { topic: string; partition: number }, b: { topic: string; partition: number }): number {
+  return a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition;
+}
+
+export function describeSimGroup(sim: Simulation, groupId: string): GroupDetail {
+  const described = sim.coordinator.describeGroupNow(groupId);
+  const group = sim.coordinator.group(groupId);
+  const rows = new Map<string, PartitionOffsets>();
+  const row = (topic: string, partition: number): PartitionOffsets => {
+    const key = `${topic}\u0000${partition}`;
+    let r = rows.get(key);
+    if (!r) {
+      const log = sim.cluster.partition(topic, partition);
+      r = {
+        topic,
+        partition,
+        committedOffset: null,
+        logStartOffset: log ? log.logStartOffset : null,
+        logEndOffset: log ? log.highWatermark : null,
+        lag: null,
+        ownerMemberId: null,
+      };
+      rows.set(key, r);
+    }
+    return r;
+  };
+  for (const member of described.members) {
+    for (const tp of member.assignment.partitions) {
+      row(tp.topic, tp.partition).ownerMemberId = member.memberId;
+    }
+  }
+  if (group) {
+    for (const [topic, partitions] of group.offsets) {
+      for (const [partition, committed] of partitions) {
+        const r = row(topic, partition);
+        r.committedOffset = committed.offset;
+        r.commitMetadata = committed.metadata;
+      }
+    }
+  }
+  let totalLag: number | null = null;
+  const offsets = [...rows.values()].sort(tpOrder);
+  for (const r of offsets) {
+    if (r.committedOffset !== null && r.logEndOffset !== null) {
+      r.lag = Math.max(0, r.logEndOffset - r.committedOffset);
+      totalLag = (totalLag ?? 0) + r.lag;
+    }
+  }
+  return {
+    groupId,
+    state: described.groupState,
+    protocolType: described.protocolType,
+    groupType: group && group.protocolType === null ? 'simple' : 'classic',
+    assignor: described.protocolData,
+    generation: group?.generationId ?? 0,
+    coordinator: { ...sim.cluster.coordinatorFor(groupId) },
+    memberCount: described.members.length,
+    totalLag,
+    leaderId: group?.leaderId ?? null,
+    members: described.members.map((m) => ({
+      memberId: m.memberId,
+      groupInstanceId: m.groupInstanceId,
+      clientId: m.clientId,
+      clientHost: m.clientHost,
+      subscription: m.metadata ? m.metadata.topics.slice() : [],
+      assignment: m.assignment.partitions.map((tp) => ({ ...tp })).sort(tpOrder),
+    })),
+    offsets,
+  };
+}
+
+/** Every live group, sorted by id. */
+export function listSimGroups(sim: Simulation): GroupSummary[] {
+  return sim.coordinator
+    .groupIds()
+    .sort()
+    .map((id) => {
+      const { members: _members, offsets: _offsets, leaderId: _leaderId, ...summary } = describeSimGroup(sim, id);
+      return summary;
+    });
+}

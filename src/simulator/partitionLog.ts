@@ -1,0 +1,123 @@
+/**
+ * One partition's log, stored as append batches rather than records: batch i starts at
+ * baseOffsets[i] and carries timestamp timestamps[i]; it ends where batch i+1 starts (or at the
+ * high watermark). A million records appended in one call cost one slot.
+ */
+/** Something waiting for data, like a consumer blocked in poll(). Woken once per registration. */
+export interface DataWaiter {
+  onData(): void;
+}
+
+export class PartitionLog {
+  private waiters: Set<DataWaiter> | null = null;
+  private baseOffsets = new Float64Array(16);
+  /** Running maximum of batch timestamps, so a binary search finds the first batch at or after t (like Kafka's time index). */
+  private maxTimestamps = new Float64Array(16);
+  private batchCount = 0;
+  private firstLiveBatch = 0;
+  private hw = 0;
+  private startOffset = 0;
+
+  get highWatermark(): number {
+    return this.hw;
+  }
+
+  get logStartOffset(): number {
+    return this.startOffset;
+  }
+
+  /** Number of stored batches (for memory accounting). */
+  get storedBatches(): number {
+    return this.batchCount - this.firstLiveBatch;
+  }
+
+  /** Calls `waiter.onData()` at the next append. */
+  waitForData(waiter: DataWaiter): void {
+    (this.waiters ??= new Set()).add(waiter);
+  }
+
+  /** Appends `count` records stamped `timestamp`; returns the base offset. */
+  append(count: number, timestamp: number): number {
+    if (!Number.isInteger(count) || count < 0) {
+      throw new Error(`Record count must be a non-negative integer, got ${count}`);
+    }
+    const base = this.hw;
+    if (count === 0) {
+      return base;
+    }
+    if (this.waiters) {
+      const waiters = this.waiters;
+      this.waiters = null;
+      for (const waiter of waiters) {
+        waiter.onData();
+      }
+    }
+    const last = this.batchCount - 1;
+    const lastMax = last >= this.firstLiveBatch ? this.maxTimestamps[last] : -Infinity;
+    if (last >= this.firstLiveBatch && lastMax >= timestamp) {
+      // Same (or older) timestamp: the time index would not change, so extend the last batch.
+      this.hw += count;
+      return base;
+    }
+    if (this.batchCount === this.baseOffsets.length) {
+      this.grow();
+    }
+    this.baseOffsets[this.batchCount] = base;
+    this.maxTimestamps[this.batchCount] = Math.max(timestamp, lastMax);
+    this.batchCount++;
+    this.hw += count;
+    return base;
+  }
+
+  /** First offset whose timestamp is >= `timestamp`, or null when every record is older (ListOffsets returns -1). */
+  offsetForTimestamp(timestamp: number): number | null {
+    let lo = this.firstLiveBatch;
+    let hi = this.batchCount;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.maxTimestamps[mid] >= timestamp) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    if (lo === this.batchCount) {
+      return null;
+    }
+    return Math.max(this.baseOffsets[lo], this.startOffset);
+  }
+
+  /** Timestamp of the newest record, or null for an empty log. */
+  latestTimestamp(): number | null {
+    return this.batchCount > this.firstLiveBatch ? this.maxTimestamps[this.batchCount - 1] : null;
+  }
+
+  /** Deletes whole batches whose records are all older than `cutoff` (time-based retention). */
+  deleteBefore(cutoff: number): void {
+    while (this.firstLiveBatch < this.batchCount && this.maxTimestamps[this.firstLiveBatch] < cutoff) {
+      this.firstLiveBatch++;
+      this.startOffset = this.firstLiveBatch < this.batchCount ? this.baseOffsets[this.firstLiveBatch] : this.hw;
+    }
+    if (this.firstLiveBatch > 1024 && this.firstLiveBatch * 2 > this.batchCount) {
+      this.compact();
+    }
+  }
+
+  private grow(): void {
+    const size = this.baseOffsets.length * 2;
+    const offsets = new Float64Array(size);
+    offsets.set(this.baseOffsets);
+    const stamps = new Float64Array(size);
+    stamps.set(this.maxTimestamps);
+    this.baseOffsets = offsets;
+    this.maxTimestamps = stamps;
+  }
+
+  private compact(): void {
+    const live = this.batchCount - this.firstLiveBatch;
+    this.baseOffsets.copyWithin(0, this.firstLiveBatch, this.batchCount);
+    this.maxTimestamps.copyWithin(0, this.firstLiveBatch, this.batchCount);
+    this.batchCount = live;
+    this.firstLiveBatch = 0;
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * The simulator behind the ClusterSource interface the views use, plus the control surface for the
+ * simulator commands. Change notifications are throttled: a live simulation changes constantly.
+ */
+import type { Unsubscribe, ClusterSource } from '../model/clusterSource';
+import type { ClusterInfo, GroupDetail, GroupSummary, RebalanceEvent } from '../model/types';
+import type { ConsumerSpec, ProducerSpec, SimulatedConsumerInfo, SimulatorControl } from './control';
+import { describeSimGroup, listSimGroups } from './groupView';
+import { LiveSimulation, type LiveTimers } from './live';
+import { buildScenario } from './scenario';
+import { DEMO_SCENARIO } from './scenarios/demo';
+import type { Simulation } from './simulation';
+
+export interface NotifyTimers {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface SimSourceOptions {
+  id?: string;
+  label?: string;
+  /** Wall-clock pacing; omitted for a source driven in virtual time through `advance`. */
+  live?: { speed?: number; tickMs?: number; timers?: LiveTimers };
+  /** Minimum wall time between two change notifications; default 1000 ms. */
+  notifyThrottleMs?: number;
+  notifyTimers?: NotifyTimers;
+}
+
+const realNotifyTimers: NotifyTimers = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export class SimSource implements ClusterSource {
+  readonly kind = 'simulator' as const;
+  readonly id: string;
+  readonly label: string;
+  readonly control: SimulatorControl;
+  readonly live: LiveSimulation | null;
+  private readonly listeners = new Set<() => void>();
+  private readonly throttleMs: number;
+  private readonly timers: NotifyTimers;
+  private pendingNotify: unknown = null;
+  private lastNotify = -Infinity;
+  private disposed = false;
+  private readonly stopEvents: () => void;
+
+  constructor(
+    readonly simulation: Simulation,
+    options: SimSourceOptions = {},
+  ) {
+    this.id = options.id ?? 'simulator';
+    this.label = options.label ?? 'Simulator';
+    this.throttleMs = options.notifyThrottleMs ?? 1000;
+    this.timers = options.notifyTimers ?? realNotifyTimers;
+    this.control = this.createControl();
+    this.stopEvents = simulation.events.subscribe(() => this.changed());
+    this.live = options.live ? new LiveSimulation(simulation, { ...options.live, onAdvance: () => this.changed() }) : null;
+    this.live?.start();
+  }
+
+  async describeCluster(): Promise<ClusterInfo> {
+    this.assertOpen();
+    return this.simulation.cluster.describe();
+  }
+
+  async listGroups(): Promise<GroupSummary[]> {
+    this.assertOpen();
+    return listSimGroups(this.simulation);
+  }
+
+  /** A group that does not exist is described as Dead with no members, as Kafka's DescribeGroups does. */
+  async describeGroup(groupId: string): Promise<GroupDetail> {
+    this.assertOpen();
+    return describeSimGroup(this.simulation, groupId);
+  }
+
+  onDidChange(listener: () => void): Unsubscribe {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  rebalanceEvents(groupId: string): RebalanceEvent[] {
+    return this.simulation.events.forGroup(groupId);
+  }
+
+  /** Runs the simulation forward in virtual time (for sources that are not paced). */
+  advance(ms: number): void {
+    this.assertOpen();
+    this.simulation.advance(ms);
+    this.changed();
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) {
+      return;
+    }
+    this.disposed = true;
+    this.live?.dispose();
+    this.stopEvents();
+    if (this.pendingNotify !== null) {
+      this.timers.clearTimeout(this.pendingNotify);
+      this.pendingNotify = null;
+    }
+    this.listeners.clear();
+    this.simulation.dispose();
+  }
+
+  private assertOpen(): void {
+    if (this.disposed) {
+      throw new Error(`Simulator source "${this.label}" has been disposed`);
+    }
+  }
+
+  /** Coalesces change notifications to at most one per throttle window. */
+  private changed(): void {
+    if (this.disposed || this.pendingNotify !== null) {
+      return;
+    }
+    const wait = Math.max(0, this.lastNotify + this.throttleMs - this.timers.now());
+    this.pendingNotify = this.timers.setTimeout(() => {
+      this.pendingNotify = null;
+      this.lastNotify = this.timers.now();
+      for (const listener of [...this.listeners]) {
+        listener();
+      }
+    }, wait);
+  }
+
+  private createControl(): SimulatorControl {
+    const sim = this.simulation;
+    const act = <T>(run: () => T): T => {
+      this.assertOpen();
+      const result = run();
+      this.changed();
+      return result;
+    };
+    return {
+      addConsumer: (spec: ConsumerSpec): SimulatedConsumerInfo => act(() => sim.addConsumer(spec)),
+      stopConsumer: (handle: string) => act(() => sim.stopConsumer(handle)),
+      crashConsumer: (handle: string) => act(() => sim.crashConsumer(handle)),
+      pausePolling: (handle: string, durationMs: number) => act(() => sim.pausePolling(handle, durationMs)),
+      restartConsumer: (handle: string) => act(() => sim.restartConsumer(handle)),
+      startProducer: (spec: ProducerSpec) => act(() => sim.startProducer(spec)),
+      stopProducer: (handle: string) => act(() => sim.stopProducer(handle)),
+      listConsumers: (groupId?: string) => sim.listConsumers(groupId),
+      listTopics: () => sim.listTopics(),
+      createTopic: (name: string, partitions: number) => act(() => sim.createTopic(name, partitions)),
+    };
+  }
+}
+
+export interface DemoSimSourceOptions {
+  /** Run against the wall clock (started at once; dispose stops it). Default false. */
+  paced?: boolean;
+  /** Virtual ms per wall ms when paced; default 1. */
+  speed?: number;
+  seed?: number;
+}
+
+/**
+ * The demo cluster of src/simulator/scenarios/demo.ts. Paced, its virtual clock starts at the current
+ * epoch time so record timestamps and event times are real dates; unpaced, it starts at 0 and is
+ * driven with `advance`.
+ */
+export function createDemoSimSource(options: DemoSimSourceOptions = {}): SimSource {
+  const startTime = options.paced ? Date.now() : 0;
+  const { simulation } = buildScenario(DEMO_SCENARIO, { startTime, seed: options.seed });
+  return new SimSource(simulation, {
+    id: 'simulator',
+    label: 'Simulator (demo)',
+    live: options.paced ? { speed: options.speed ?? 1 } : undefined,
+  });
+}

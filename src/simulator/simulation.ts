@@ -1,0 +1,237 @@
+/**
+ * One simulated cluster with its clock, coordinator, consumers and producers. It is the engine's
+ * SimulatorControl: every control call acts at the current virtual time.
+ */
+import { VirtualClock } from './clock';
+import { SimCluster, type ClusterOptions } from './cluster';
+import type { AssignorName, ConsumerSpec, ProducerSpec, SimulatedConsumerInfo, SimulatorControl } from './control';
+import { GroupCoordinator, type CoordinatorConfig } from './coordinator';
+import { CONSUMER_DEFAULTS, SimulatedConsumer, type ConsumerConfig } from './consumer';
+import { EventLog } from './eventLog';
+import { SimulatedProducer, type ProducerConfig } from './producer';
+import { SeededRandom } from './random';
+
+export interface SimulationOptions {
+  seed?: number;
+  /** Virtual time at which the clock starts (0 for scenarios; epoch ms for the live view). */
+  startTime?: number;
+  cluster?: ClusterOptions;
+  coordinator?: Partial<CoordinatorConfig>;
+  /** Ring-buffer size of each group's event log. */
+  eventsPerGroup?: number;
+}
+
+const ASSIGNOR_NAMES: readonly AssignorName[] = ['range', 'roundrobin', 'sticky', 'cooperative-sticky'];
+
+function requirePositive(name: string, value: number | undefined): void {
+  if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)) {
+    throw new Error(`${name} must be a positive number, got ${String(value)}`);
+  }
+}
+
+export class Simulation implements SimulatorControl {
+  readonly clock: VirtualClock;
+  readonly random: SeededRandom;
+  readonly cluster: SimCluster;
+  readonly events: EventLog;
+  readonly coordinator: GroupCoordinator;
+  private readonly consumers = new Map<string, SimulatedConsumer>();
+  private readonly producers = new Map<string, SimulatedProducer>();
+  private consumerSeq = 0;
+  private producerSeq = 0;
+
+  constructor(options: SimulationOptions = {}) {
+    this.clock = new VirtualClock(options.startTime ?? 0);
+    this.random = new SeededRandom(options.seed ?? 1);
+    this.cluster = new SimCluster(this.random, options.cluster);
+    this.events = new EventLog(options.eventsPerGroup);
+    this.coordinator = new GroupCoordinator(
+      this.clock,
+      this.random,
+      this.events,
+      (topic, partition) => this.cluster.partition(topic, partition) !== undefined,
+      options.coordinator,
+    );
+  }
+
+  get now(): number {
+    return this.clock.now;
+  }
+
+  advance(ms: number): void {
+    this.clock.advance(ms);
+  }
+
+  runUntil(time: number): void {
+    this.clock.runUntil(time);
+  }
+
+  /** The simulated consumer behind a handle, for tests and views that need more than the info record. */
+  consumer(handle: string): SimulatedConsumer {
+    const consumer = this.consumers.get(handle);
+    if (!consumer) {
+      const known = [...this.consumers.keys()];
+      throw new Error(`Unknown consumer handle "${handle}"; known handles: ${known.length ? known.join(', ') : '(none)'}`);
+    }
+    return consumer;
+  }
+
+  // ---------------------------------------------------------------- SimulatorControl
+
+  /** Adds and starts a consumer. `handle` may be chosen (scenarios name their consumers); it must be unique. */
+  addConsumer(spec: ConsumerSpec, handle?: string): SimulatedConsumerInfo {
+    const config = this.consumerConfig(spec);
+    const id = handle ?? `consumer-${++this.consumerSeq}`;
+    if (this.consumers.has(id)) {
+      throw new Error(`A consumer with handle "${id}" already exists`);
+    }
+    const consumer = new SimulatedConsumer(id, config, { clock: this.clock, cluster: this.cluster, coordinator: this.coordinator, events: this.events });
+    this.consumers.set(id, consumer);
+    consumer.start();
+    return this.info(consumer);
+  }
+
+  stopConsumer(handle: string): void {
+    this.consumer(handle).close();
+  }
+
+  crashConsumer(handle: string): void {
+    this.consumer(handle).crash();
+  }
+
+  pausePolling(handle: string, durationMs: number): void {
+    this.consumer(handle).pausePolling(durationMs);
+  }
+
+  restartConsumer(handle: string): void {
+    const consumer = this.consumer(handle);
+    if (consumer.isRunning) {
+      throw new Error(`Consumer "${handle}" is running; stop or crash it before restarting it`);
+    }
+    consumer.start();
+  }
+
+  startProducer(spec: ProducerSpec & Pick<ProducerConfig, 'flushIntervalMs' | 'recordsPerBatch'>, handle?: string): string {
+    const topic = this.cluster.requireTopic(spec.topic);
+    const id = handle ?? `producer-${++this.producerSeq}`;
+    if (this.producers.get(id)?.running) {
+      throw new Error(`A producer with handle "${id}" is already running`);
+    }
+    const producer = new SimulatedProducer(id, topic, spec, this.clock);
+    this.producers.set(id, producer);
+    producer.start();
+    return id;
+  }
+
+  stopProducer(handle: string): void {
+    const producer = this.producers.get(handle);
+    if (!producer) {
+      const known = [...this.producers.keys()];
+      throw new Error(`Unknown producer handle "${handle}"; known handles: ${known.length ? known.join(', ') : '(none)'}`);
+    }
+    producer.stop();
+  }
+
+  listConsumers(groupId?: string): SimulatedConsumerInfo[] {
+    return [...this.consumers.values()].filter((c) => groupId === undefined || c.config.groupId === groupId).map((c) => this.info(c));
+  }
+
+  listProducers(): Array<{ handle: string; topic: string; running: boolean; recordsProduced: number }> {
+    return [...this.producers.values()].map((p) => ({ handle: p.handle, topic: p.topic.name, running: p.running, recordsProduced: p.recordsProduced }));
+  }
+
+  listTopics(): Array<{ name: string; partitions: number }> {
+    return this.cluster.userTopics().map((t) => ({ name: t.name, partitions: t.partitions.length }));
+  }
+
+  createTopic(name: string, partitions: number): void {
+    this.cluster.createTopic(name, partitions);
+  }
+
+  dispose(): void {
+    for (const consumer of this.consumers.values()) {
+      if (consumer.isRunning) {
+        consumer.crash();
+      }
+    }
+    for (const producer of this.producers.values()) {
+      producer.stop();
+    }
+    this.coordinator.dispose();
+  }
+
+  private info(consumer: SimulatedConsumer): SimulatedConsumerInfo {
+    const info: SimulatedConsumerInfo = {
+      handle: consumer.handle,
+      groupId: consumer.config.groupId,
+      clientId: consumer.config.clientId,
+      groupInstanceId: consumer.config.groupInstanceId,
+      memberId: consumer.currentMemberId,
+      status: consumer.currentStatus,
+    };
+    if (consumer.failureReason) {
+      info.error = consumer.failureReason;
+    }
+    return info;
+  }
+
+  private consumerConfig(spec: ConsumerSpec): ConsumerConfig {
+    if (!spec || typeof spec !== 'object') {
+      throw new Error('Consumer spec must be an object');
+    }
+    if (typeof spec.groupId !== 'string' || spec.groupId.length === 0) {
+      throw new Error('Consumer spec needs a non-empty groupId');
+    }
+    if (!Array.isArray(spec.topics) || spec.topics.length === 0) {
+      throw new Error(`Consumer of group "${spec.groupId}" needs at least one topic`);
+    }
+    for (const topic of spec.topics) {
+      this.cluster.requireTopic(topic);
+    }
+    const assignors = spec.assignors ?? CONSUMER_DEFAULTS.assignors;
+    if (!Array.isArray(assignors) || assignors.length === 0) {
+      throw new Error('assignors must be a non-empty list');
+    }
+    for (const name of assignors) {
+      if (!ASSIGNOR_NAMES.includes(name)) {
+        throw new Error(`Unknown assignor "${String(name)}"; expected one of ${ASSIGNOR_NAMES.join(', ')}`);
+      }
+    }
+    for (const key of ['sessionTimeoutMs', 'heartbeatIntervalMs', 'maxPollIntervalMs', 'maxPollRecords', 'autoCommitIntervalMs'] as const) {
+      requirePositive(key, spec[key]);
+    }
+    if (spec.processingTimeMs !== undefined && !(spec.processingTimeMs >= 0)) {
+      throw new Error(`processingTimeMs must be zero or more, got ${String(spec.processingTimeMs)}`);
+    }
+    if (spec.autoOffsetReset !== undefined && spec.autoOffsetReset !== 'earliest' && spec.autoOffsetReset !== 'latest') {
+      throw new Error(`autoOffsetReset must be "earliest" or "latest", got ${String(spec.autoOffsetReset)}`);
+    }
+    const sessionTimeoutMs = spec.sessionTimeoutMs ?? CONSUMER_DEFAULTS.sessionTimeoutMs;
+    const heartbeatIntervalMs = spec.heartbeatIntervalMs ?? CONSUMER_DEFAULTS.heartbeatIntervalMs;
+    if (heartbeatIntervalMs >= sessionTimeoutMs) {
+      throw new Error(`heartbeatIntervalMs (${heartbeatIntervalMs}) must be lower than sessionTimeoutMs (${sessionTimeoutMs})`);
+    }
+    const groupInstanceId = spec.groupInstanceId ?? null;
+    if (groupInstanceId !== null && (typeof groupInstanceId !== 'string' || groupInstanceId.length === 0)) {
+      throw new Error('groupInstanceId must be a non-empty string or null');
+    }
+    return {
+      groupId: spec.groupId,
+      clientId: spec.clientId ?? `consumer-${spec.groupId}-${this.consumerSeq + 1}`,
+      groupInstanceId,
+      topics: spec.topics.slice(),
+      assignors: assignors.slice(),
+      sessionTimeoutMs,
+      heartbeatIntervalMs,
+      maxPollIntervalMs: spec.maxPollIntervalMs ?? CONSUMER_DEFAULTS.maxPollIntervalMs,
+      processingTimeMs: spec.processingTimeMs ?? CONSUMER_DEFAULTS.processingTimeMs,
+      maxPollRecords: spec.maxPollRecords ?? CONSUMER_DEFAULTS.maxPollRecords,
+      clientHost: spec.clientHost ?? CONSUMER_DEFAULTS.clientHost,
+      enableAutoCommit: spec.enableAutoCommit ?? CONSUMER_DEFAULTS.enableAutoCommit,
+      autoCommitIntervalMs: spec.autoCommitIntervalMs ?? CONSUMER_DEFAULTS.autoCommitIntervalMs,
+      autoOffsetReset: spec.autoOffsetReset ?? CONSUMER_DEFAULTS.autoOffsetReset,
+      fetchMaxWaitMs: CONSUMER_DEFAULTS.fetchMaxWaitMs,
+      retryBackoffMs: CONSUMER_DEFAULTS.retryBackoffMs,
+    };
+  }
+}

@@ -1,0 +1,134 @@
+import { strict as assert } from 'node:assert';
+import type { LiveTimers } from '../../../src/simulator/live';
+import { createDemoSimSource, SimSource, type NotifyTimers } from '../../../src/simulator/simSource';
+import { Simulation } from '../../../src/simulator/simulation';
+
+/** Manual timers: tests move wall time by hand. */
+class FakeTimers implements NotifyTimers, LiveTimers {
+  wall = 0;
+  private seq = 0;
+  private readonly timeouts = new Map<number, { at: number; run: () => void }>();
+  private readonly intervals = new Map<number, { every: number; next: number; run: () => void }>();
+  now(): number {
+    return this.wall;
+  }
+  setTimeout(run: () => void, ms: number): unknown {
+    const id = ++this.seq;
+    this.timeouts.set(id, { at: this.wall + ms, run });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.timeouts.delete(handle as number);
+  }
+  setInterval(run: () => void, ms: number): unknown {
+    const id = ++this.seq;
+    this.intervals.set(id, { every: ms, next: this.wall + ms, run });
+    return id;
+  }
+  clearInterval(handle: unknown): void {
+    this.intervals.delete(handle as number);
+  }
+  get active(): number {
+    return this.timeouts.size + this.intervals.size;
+  }
+  /** Moves wall time in 10 ms steps, firing what is due. */
+  pass(ms: number): void {
+    const end = this.wall + ms;
+    while (this.wall < end) {
+      this.wall = Math.min(end, this.wall + 10);
+      for (const [id, t] of [...this.timeouts]) {
+        if (t.at <= this.wall) {
+          this.timeouts.delete(id);
+          t.run();
+        }
+      }
+      for (const i of this.intervals.values()) {
+        while (i.next <= this.wall) {
+          i.next += i.every;
+          i.run();
+        }
+      }
+    }
+  }
+}
+
+describe('SimSource', () => {
+  it('lists and describes the demo groups like a real cluster would', async () => {
+    const source = createDemoSimSource({ seed: 5 });
+    try {
+      assert.equal(source.kind, 'simulator');
+      source.advance(15000);
+      const groups = await source.listGroups();
+      const orders = groups.find((g) => g.groupId === 'orders-processor')!;
+      assert.equal(orders.state, 'Stable');
+      assert.equal(orders.assignor, 'range');
+      assert.equal(orders.memberCount, 3);
+      assert.deepEqual(orders.coordinator, (await source.describeCluster()).brokers.find((b) => b.nodeId === orders.coordinator?.nodeId));
+      const detail = await source.describeGroup('orders-processor');
+      assert.equal(detail.offsets.length, 6);
+      assert.ok(detail.members.every((m) => m.subscription.join() === 'orders' && m.assignment.length === 2 && m.clientHost === '/127.0.0.1'));
+      assert.ok(detail.leaderId && detail.members.some((m) => m.memberId === detail.leaderId));
+      assert.equal(detail.totalLag, detail.offsets.reduce((n, o) => n + (o.lag ?? 0), 0));
+      const missing = await source.describeGroup('no-such-group');
+      assert.equal(missing.state, 'Dead');
+      assert.ok(source.rebalanceEvents('orders-processor').some((e) => e.kind === 'sync-completed'));
+    } finally {
+      await source.dispose();
+    }
+  });
+
+  it('exposes the control surface with clear errors', async () => {
+    const source = createDemoSimSource();
+    try {
+      const info = source.control.addConsumer({ groupId: 'new-group', topics: ['orders'] });
+      assert.equal(info.status, 'running');
+      source.advance(5000);
+      assert.ok(source.control.listConsumers('new-group')[0].memberId);
+      assert.ok((await source.listGroups()).some((g) => g.groupId === 'new-group'));
+      assert.throws(() => source.control.stopConsumer('missing'), /Unknown consumer handle "missing"/);
+      assert.throws(() => source.control.startProducer({ topic: 'nope', recordsPerSecond: 1 }), /Unknown topic "nope"/);
+      assert.throws(() => source.control.createTopic('orders', 3), /already exists/);
+      source.control.createTopic('fresh', 3);
+      assert.deepEqual(source.control.listTopics().find((t) => t.name === 'fresh'), { name: 'fresh', partitions: 3 });
+    } finally {
+      await source.dispose();
+    }
+  });
+
+  it('throttles change notifications', async () => {
+    const timers = new FakeTimers();
+    const sim = new Simulation({ seed: 1 });
+    sim.createTopic('t', 2);
+    const source = new SimSource(sim, { notifyTimers: timers, notifyThrottleMs: 1000 });
+    let calls = 0;
+    source.onDidChange(() => calls++);
+    source.control.addConsumer({ groupId: 'g', topics: ['t'] });
+    source.advance(10000);
+    source.advance(10000);
+    timers.pass(10);
+    assert.equal(calls, 1);
+    source.advance(10000);
+    timers.pass(500);
+    assert.equal(calls, 1);
+    timers.pass(600);
+    assert.equal(calls, 2);
+    await source.dispose();
+    assert.equal(timers.active, 0);
+    await assert.rejects(source.listGroups(), /has been disposed/);
+  });
+
+  it('runs paced against the wall clock and stops on dispose', async () => {
+    const timers = new FakeTimers();
+    const sim = new Simulation({ seed: 1, startTime: 1_000_000 });
+    sim.createTopic('t', 2);
+    const source = new SimSource(sim, { live: { speed: 10, timers }, notifyTimers: timers });
+    source.control.addConsumer({ groupId: 'g', topics: ['t'] });
+    timers.pass(1000);
+    assert.equal(sim.now, 1_010_000);
+    assert.equal((await source.describeGroup('g')).state, 'Stable');
+    await source.dispose();
+    timers.pass(1000);
+    assert.equal(sim.now, 1_010_000);
+    assert.equal(timers.active, 0);
+  });
+});
