@@ -25,6 +25,13 @@ export interface ClusterSource {
   onDidChange?(listener: () => void): Unsubscribe;
   /** Rebalance events observed so far for a group, oldest first, when the source keeps them. */
   rebalanceEvents?(groupId: string): RebalanceEvent[];
+  /**
+   * Starts keeping a group's rebalance history (a real cluster reads `__consumer_offsets` for it)
+   * until the returned function is called; rebalanceEvents and onDidChange report what arrives.
+   * `onUnavailable` is told once when the history cannot be read (e.g. the user may not read the
+   * topic): the caller then falls back to polling.
+   */
+  watchRebalances?(groupId: string, onUnavailable: (reason: string) => void): Unsubscribe;
 
   dispose(): Promise<void>;
 }

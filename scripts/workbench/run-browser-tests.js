@@ -1,0 +1,65 @@
+// Runs test/vscode/**/*.browser.test.ts against a real VS Code workbench: builds and packages the extension,
+// makes sure code-server is installed, starts it with the .vsix, runs mocha, and stops the server whatever
+// the outcome. Exit code: mocha's (non-zero on any failure), or 1 when the setup itself fails.
+const { spawn } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+const { buildAndPackage } = require('./build');
+const { ensureCodeServer } = require('./install');
+const { repoRoot, vsixPath, artifactsDir, chromiumPath, chromiumArgs } = require('./paths');
+const { startWorkbench, logTail } = require('./server');
+
+function log(message) {
+  console.log(`[workbench:test] ${message}`);
+}
+
+function runMocha(env) {
+  const mocha = require.resolve('mocha/bin/mocha.js', { paths: [repoRoot] });
+  const args = [mocha, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '180000', 'test/vscode/**/*.browser.test.ts'];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, ...env } });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+async function main() {
+  const started = Date.now();
+  if (!fs.existsSync(chromiumPath)) {
+    throw new Error(`${chromiumPath} not found; install Debian's chromium (node scripts/workbench/install.js does)`);
+  }
+  buildAndPackage();
+  ensureCodeServer();
+  fs.mkdirSync(artifactsDir, { recursive: true });
+  // Failure pictures of an earlier run would pass for this run's.
+  for (const stale of fs.readdirSync(artifactsDir).filter((name) => /^failure-.*\.png$/.test(name))) {
+    fs.rmSync(path.join(artifactsDir, stale));
+  }
+
+  log('starting code-server with the extension installed');
+  const workbench = await startWorkbench({ vsixPath, keepProfile: process.env.KGL_KEEP_PROFILE === '1' });
+  log(`workbench at ${workbench.workspaceUrl}`);
+  const stopOnSignal = () => void workbench.stop().then(() => process.exit(130));
+  process.once('SIGINT', stopOnSignal);
+  process.once('SIGTERM', stopOnSignal);
+
+  let exitCode;
+  try {
+    exitCode = await runMocha({ KGL_WORKBENCH_URL: workbench.workspaceUrl, KGL_ARTIFACTS_DIR: artifactsDir, KGL_CHROMIUM: chromiumPath, KGL_CHROMIUM_ARGS: JSON.stringify(chromiumArgs) });
+    if (exitCode !== 0) {
+      log(`tests failed; last lines of the code-server log:\n${logTail(workbench.profile.logFile)}`);
+    }
+  } finally {
+    await workbench.stop();
+  }
+  log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s; screenshots in ${artifactsDir}`);
+  return exitCode;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(`[workbench:test] ERROR: ${error.message}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,153 @@
+/**
+ * "Delete Group…", "Delete Committed Offsets…" and "Remove Static Member(s)": questions, confirmation
+ * naming what goes, the admin call, and an outcome with one line per group, partition or member, so the
+ * command shows every refusal with the broker's reason. No editor types.
+ */
+import type { GroupAdmin } from '../model/groupAdmin';
+import type { GroupDetail, GroupState, Member } from '../model/types';
+import { formatTopicPartition } from '../offsets/topicPartitions';
+import type { AdminPrompts } from './adminPrompts';
+
+export interface AdminOutcome {
+  /** One-line summary for the notification. */
+  summary: string;
+  /** One line per item, for the log and the notification's detail. */
+  lines: string[];
+  /** True when every item succeeded. */
+  ok: boolean;
+}
+
+/** Why a group that is not Empty cannot be deleted, in the broker's terms. */
+export function nonEmptyGroupReason(groupId: string, state: GroupState | 'missing', memberCount: number): string | null {
+  if (state === 'Empty') {
+    return null;
+  }
+  if (state === 'missing' || state === 'Dead') {
+    return `Group '${groupId}' does not exist (GROUP_ID_NOT_FOUND).`;
+  }
+  return (
+    `Group '${groupId}' is ${state} with ${memberCount} member(s): Kafka deletes only Empty groups and answers NON_EMPTY_GROUP. ` +
+    'Stop its consumers (or remove its static members and wait for the session timeout) first.'
+  );
+}
+
+/** Delete Group: refuses (with the reason) unless Empty, confirms, then sends DeleteGroups. */
+export async function deleteGroupFlow(prompts: AdminPrompts, admin: GroupAdmin, groupId: string, memberCount: number): Promise<AdminOutcome | undefined> {
+  const reason = nonEmptyGroupReason(groupId, await admin.groupState(groupId), memberCount);
+  if (reason) {
+    throw new Error(reason);
+  }
+  const committed = await admin.committedOffsets(groupId);
+  const confirmed = await prompts.confirm({
+    message: `Delete consumer group '${groupId}'?`,
+    detail: `Its ${committed.length} committed offset(s) are deleted with it. This cannot be undone.`,
+    action: 'Delete Group',
+  });
+  if (!confirmed) {
+    return undefined;
+  }
+  const results = await admin.deleteGroups([groupId]);
+  const result = results.find((r) => r.groupId === groupId) ?? { groupId, error: 'The coordinator did not answer for this group' };
+  return result.error === undefined
+    ? { ok: true, summary: `Deleted group '${groupId}'`, lines: [`${groupId}: deleted`] }
+    : { ok: false, summary: `Group '${groupId}' was not deleted: ${result.error}`, lines: [`${groupId}: ${result.error}`] };
+}
+
+/** Delete Committed Offsets: pick a committed topic, optionally fewer partitions, confirm, OffsetDelete. */
+export async function deleteOffsetsFlow(prompts: AdminPrompts, admin: GroupAdmin, groupId: string): Promise<AdminOutcome | undefined> {
+  const committed = await admin.committedOffsets(groupId);
+  if (committed.length === 0) {
+    throw new Error(`Group '${groupId}' has no committed offsets`);
+  }
+  const topics = [...new Set(committed.map((c) => c.topic))].sort();
+  const title = `Delete Committed Offsets of ${groupId}`;
+  const topic = await prompts.pickOne(
+    topics.map((t) => ({ label: t, description: `${committed.filter((c) => c.topic === t).length} partition(s) committed`, value: t })),
+    { title: `${title} (1/2)`, placeholder: 'Topic whose committed offsets to delete' },
+  );
+  if (topic === undefined) {
+    return undefined;
+  }
+  const offsets = committed.filter((c) => c.topic === topic).sort((a, b) => a.partition - b.partition);
+  let partitions: number[] | undefined;
+  for (;;) {
+    partitions = await prompts.pickMany(
+      offsets.map((o) => ({ label: `${o.partition}`, description: `committed ${o.offset}`, picked: true, value: o.partition })),
+      { title: `${title} (2/2)`, placeholder: 'Partitions (all are picked: the whole topic)' },
+    );
+    if (partitions === undefined) {
+      return undefined;
+    }
+    if (partitions.length > 0) {
+      break;
+    }
+  }
+  const named = partitions.map((partition) => formatTopicPartition({ topic, partition }));
+  const confirmed = await prompts.confirm({
+    message: `Delete the committed offsets of '${groupId}' for ${named.length} partition(s) of ${topic}?`,
+    detail: `${named.join(', ')}. The group will start these partitions from auto.offset.reset next time.`,
+    action: 'Delete Offsets',
+  });
+  if (!confirmed) {
+    return undefined;
+  }
+  const deletion = await admin.deleteOffsets(groupId, topic, partitions);
+  const lines = partitions.map((partition) => {
+    const answer = deletion.partitions.find((p) => p.topic === topic && p.partition === partition);
+    const error = answer ? (answer.error ?? deletion.error) : (deletion.error ?? 'The coordinator did not answer for this partition');
+    return `${formatTopicPartition({ topic, partition })}: ${error ?? 'deleted'}`;
+  });
+  const failed = lines.filter((l) => !l.endsWith(': deleted')).length;
+  const summary =
+    failed === 0
+      ? `Deleted ${partitions.length} committed offset(s) of '${groupId}' on ${topic}`
+      : `${failed} of ${partitions.length} offset(s) of '${groupId}' on ${topic} were not deleted${deletion.error ? `: ${deletion.error}` : ''}`;
+  return { ok: failed === 0, summary, lines };
+}
+
+function staticMembers(detail: GroupDetail): Array<Member & { groupInstanceId: string }> {
+  return detail.members.filter((m): m is Member & { groupInstanceId: string } => m.groupInstanceId != null);
+}
+
+/**
+ * Remove Static Member(s): LeaveGroup by group.instance.id. `instanceIds` given (a member row) skips the
+ * pick; otherwise the group's static members are offered.
+ */
+export async function removeStaticMembersFlow(
+  prompts: AdminPrompts,
+  admin: GroupAdmin,
+  detail: GroupDetail,
+  instanceIds?: readonly string[],
+): Promise<AdminOutcome | undefined> {
+  const groupId = detail.groupId;
+  let chosen = instanceIds ? [...instanceIds] : undefined;
+  if (!chosen) {
+    const candidates = staticMembers(detail);
+    if (candidates.length === 0) {
+      throw new Error(`Group '${groupId}' has no static members (none has a group.instance.id)`);
+    }
+    chosen = await prompts.pickMany(
+      candidates.map((m) => ({ label: m.groupInstanceId, description: m.clientId, detail: `member ${m.memberId}, ${m.assignment.length} partition(s)`, value: m.groupInstanceId })),
+      { title: `Remove Static Members of ${groupId}`, placeholder: 'group.instance.id of the members to remove' },
+    );
+    if (chosen === undefined || chosen.length === 0) {
+      return undefined;
+    }
+  }
+  const confirmed = await prompts.confirm({
+    message: `Remove ${chosen.length} static member(s) from '${groupId}'?`,
+    detail: `${chosen.join(', ')}. The group rebalances; a removed consumer that is still running joins again as a new member.`,
+    action: chosen.length === 1 ? 'Remove Member' : 'Remove Members',
+  });
+  if (!confirmed) {
+    return undefined;
+  }
+  const outcome = await admin.removeStaticMembers(groupId, chosen);
+  const lines = outcome.members.map((m) => `${m.groupInstanceId}: ${m.error ?? 'removed'}`);
+  const failed = outcome.members.filter((m) => m.error !== undefined).length;
+  const summary =
+    failed === 0
+      ? `Removed ${chosen.length} static member(s) from '${groupId}'; the group rebalances`
+      : `${failed} of ${chosen.length} member(s) of '${groupId}' were not removed${outcome.error ? `: ${outcome.error}` : ''}`;
+  return { ok: failed === 0, summary, lines };
+}

@@ -1,0 +1,40 @@
+/** Wires the sources, the consumer-group view and the commands; nothing else lives here. */
+import * as vscode from 'vscode';
+import { registerConnectionCommands } from './commands/connectionCommands';
+import { registerOffsetCommands } from './commands/offsetCommands';
+import { registerSimulatorCommands } from './commands/simulatorCommands';
+import { registerViewCommands } from './commands/viewCommands';
+import { ConnectionStore } from './views/connectionStore';
+import { createGroupsView } from './views/groupsView';
+import { manageKafkaSources } from './views/kafkaSources';
+import { manageSimulatorSource } from './views/simulatorSetting';
+import { SourceRegistry } from './views/sourceRegistry';
+import { registerTimelineCommands } from './webview/registerTimeline';
+
+let registry: SourceRegistry | undefined;
+
+export function activate(context: vscode.ExtensionContext): void {
+  const log = vscode.window.createOutputChannel('Kafka Group Lens', { log: true });
+  context.subscriptions.push(log);
+
+  const sources = new SourceRegistry();
+  registry = sources;
+  const connections = new ConnectionStore(context.secrets);
+  const view = createGroupsView(sources, log);
+  context.subscriptions.push(
+    view,
+    manageSimulatorSource(sources, log),
+    manageKafkaSources(sources, connections, log),
+    ...registerViewCommands(view, log),
+    ...registerSimulatorCommands({ registry: sources, view, log }),
+    ...registerConnectionCommands(connections, log),
+    ...registerOffsetCommands({ registry: sources, view, log, context }),
+  );
+  registerTimelineCommands(context, (clusterId) => sources.get(clusterId)?.source, log);
+}
+
+export async function deactivate(): Promise<void> {
+  const sources = registry;
+  registry = undefined;
+  await sources?.disposeAll();
+}

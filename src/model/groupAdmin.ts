@@ -1,0 +1,60 @@
+/**
+ * The write and lookup operations the offset and group-administration commands need, over either source.
+ * Every write answers per partition (or per member, per group) so nothing is skipped silently: a refused
+ * item carries the broker's reason, spelled `ERROR_NAME: message` as Kafka's Errors enum does.
+ */
+import type { CommittedOffset, PartitionLogOffsets } from '../offsets/resetPlan';
+import type { GroupState, TopicPartition } from './types';
+
+export type { CommittedOffset, PartitionLogOffsets };
+
+export interface PartitionResult extends TopicPartition {
+  /** The broker's reason, absent on success. */
+  error?: string;
+}
+
+export interface OffsetDeletion {
+  /** A refusal of the whole request (GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP), absent when it was accepted. */
+  error?: string;
+  partitions: PartitionResult[];
+}
+
+export interface MemberRemoval {
+  groupInstanceId: string;
+  error?: string;
+}
+
+export interface StaticMemberRemoval {
+  error?: string;
+  members: MemberRemoval[];
+}
+
+export interface GroupDeletion {
+  groupId: string;
+  error?: string;
+}
+
+export interface GroupAdmin {
+  /** Epoch milliseconds as the cluster sees them (the simulator's virtual time), for --by-duration. */
+  now(): number;
+  /** The group's state, or 'missing' when the coordinator does not know it. */
+  groupState(groupId: string): Promise<GroupState | 'missing'>;
+  /** Every committed offset of the group (OffsetFetch for all topics), sorted by topic then partition. */
+  committedOffsets(groupId: string): Promise<CommittedOffset[]>;
+  /** Partition counts of the named topics; a topic that does not exist is left out. */
+  partitionCounts(topics: readonly string[]): Promise<Map<string, number>>;
+  /** Log start and high watermark of each partition; one that cannot be read is left out (the planner names it). */
+  logOffsets(partitions: readonly TopicPartition[]): Promise<PartitionLogOffsets[]>;
+  /** ListOffsets by timestamp: the first offset at or after it, or null when every record is older. */
+  offsetForTimestamp(topic: string, partition: number, timestampMs: number): Promise<number | null>;
+  /** Admin OffsetCommit with generation -1 (never by joining the group). */
+  commitOffsets(groupId: string, offsets: readonly CommittedOffset[]): Promise<PartitionResult[]>;
+  /** OffsetDelete for partitions of one topic. */
+  deleteOffsets(groupId: string, topic: string, partitions: readonly number[]): Promise<OffsetDeletion>;
+  /** DeleteGroups: only Empty groups go; others get NON_EMPTY_GROUP or GROUP_ID_NOT_FOUND. */
+  deleteGroups(groupIds: readonly string[]): Promise<GroupDeletion[]>;
+  /** LeaveGroup by group.instance.id with member id "", as AdminClient.removeMembersFromConsumerGroup does. */
+  removeStaticMembers(groupId: string, instanceIds: readonly string[]): Promise<StaticMemberRemoval>;
+  /** Releases connections the admin opened itself. */
+  dispose?(): Promise<void>;
+}

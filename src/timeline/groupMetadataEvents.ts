@@ -1,0 +1,119 @@
+/**
+ * Turns the group-metadata records of `__consumer_offsets`, in log order, into RebalanceEvents.
+ *
+ * The coordinator writes a group's record when a generation's assignment is persisted (the
+ * leader's SyncGroup; the group then becomes Stable), when a join phase ends with no members (the
+ * group becomes Empty), when a static member is replaced without a rebalance, and a tombstone
+ * when the group is deleted. So each generation appears once, and comparing it with the previous
+ * one tells who joined, who left and which partitions moved. Compaction may have removed older
+ * generations: the first record seen for a group is compared with an empty group.
+ */
+import type { GroupState, RebalanceEvent } from '../model/types';
+import { decodeAssignment as decodeConsumerAssignment } from '../kafka/protocol/consumerProtocol';
+import type { GroupMetadataValue } from './groupMetadataRecord';
+import { diffMembership, membershipEvents, type MemberView } from './membershipDiff';
+
+export interface TimedGroupMetadataRecord {
+  group: string;
+  /** null: tombstone. */
+  value: GroupMetadataValue | null;
+  /** The record's timestamp (epoch ms, the broker's append time). */
+  timestamp: number;
+}
+
+interface KnownGeneration {
+  generation: number;
+  state: GroupState;
+  members: MemberView[];
+}
+
+/** Keeps the last generation seen per group; feed it records in log order. */
+export class GroupMetadataEventBuilder {
+  private readonly known = new Map<string, KnownGeneration>();
+
+  apply(record: TimedGroupMetadataRecord): RebalanceEvent[] {
+    const previous = this.known.get(record.group);
+    if (record.value === null) {
+      return this.applyTombstone(record, previous);
+    }
+    const value = record.value;
+    const members = value.members.map((m) => memberView(record.group, value, m));
+    const state: GroupState = members.length > 0 ? 'Stable' : 'Empty';
+    this.known.set(record.group, { generation: value.generation, state, members });
+
+    const sameGeneration = previous !== undefined && previous.generation === value.generation;
+    const diff = diffMembership(previous?.members ?? [], members);
+    // A generation's membership was fixed when its join phase completed, which the record's
+    // currentStateTimestamp gives (v2+) when it precedes the append; a replay of the same
+    // generation (static replacement) happened at the append itself.
+    const joinTime =
+      !sameGeneration && value.currentStateTimestamp !== null && value.currentStateTimestamp <= record.timestamp
+        ? value.currentStateTimestamp
+        : record.timestamp;
+    const events = membershipEvents(
+      diff,
+      { groupId: record.group, time: joinTime, generation: value.generation },
+      {
+        joined: previous ? `member of generation ${value.generation}, not of ${previous.generation}` : `member of generation ${value.generation} when first observed`,
+        left: `not a member of generation ${value.generation} (left, expired or removed)`,
+        assignment: `assignment of generation ${value.generation} persisted (protocol ${value.protocol ?? 'none'})`,
+      },
+    );
+    if (!sameGeneration || previous.state !== state) {
+      events.push({
+        groupId: record.group,
+        time: record.timestamp,
+        kind: 'state-changed',
+        generation: value.generation,
+        stateBefore: previous?.state,
+        stateAfter: state,
+        memberId: value.leader ?? undefined,
+        cause:
+          state === 'Stable'
+            ? `generation ${value.generation} stable with ${members.length} member(s), leader ${value.leader ?? 'none'}`
+            : `generation ${value.generation} has no members`,
+      });
+    }
+    return events;
+  }
+
+  private applyTombstone(record: TimedGroupMetadataRecord, previous: KnownGeneration | undefined): RebalanceEvent[] {
+    this.known.delete(record.group);
+    return [
+      {
+        groupId: record.group,
+        time: record.timestamp,
+        kind: 'state-changed',
+        generation: previous?.generation ?? 0,
+        stateBefore: previous?.state,
+        stateAfter: 'Dead',
+        cause: 'group deleted (tombstone in __consumer_offsets)',
+      },
+    ];
+  }
+}
+
+/** Events for a whole sequence of records, in order. */
+export function eventsFromGroupMetadataRecords(records: readonly TimedGroupMetadataRecord[]): RebalanceEvent[] {
+  const builder = new GroupMetadataEventBuilder();
+  return records.flatMap((record) => builder.apply(record));
+}
+
+function memberView(group: string, value: GroupMetadataValue, member: GroupMetadataValue['members'][number]): MemberView {
+  return {
+    memberId: member.memberId,
+    groupInstanceId: member.groupInstanceId,
+    clientId: member.clientId,
+    // Other protocol types (connect, ...) carry assignments we cannot read.
+    assignment: value.protocolType === 'consumer' ? decodeAssignment(group, value.generation, member) : [],
+  };
+}
+
+function decodeAssignment(group: string, generation: number, member: GroupMetadataValue['members'][number]): MemberView['assignment'] {
+  try {
+    return decodeConsumerAssignment(member.assignment).partitions;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`group ${JSON.stringify(group)} generation ${generation} member ${member.memberId}: ${reason}`);
+  }
+}

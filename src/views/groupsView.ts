@@ -1,0 +1,69 @@
+/**
+ * Creates the "Consumer Groups" tree view and its refresh policy: manual refreshes, pushes from sources,
+ * and the `kafkaGroupLens.refreshIntervalSeconds` poll, which runs only while the view is visible.
+ */
+import * as vscode from 'vscode';
+import { GroupTreeData, errorMessage } from './groupTreeData';
+import { GROUPS_VIEW_ID, GroupTreeProvider } from './groupTreeProvider';
+import { RefreshScheduler, type RefreshReason } from './refreshScheduler';
+import type { SourceRegistry } from './sourceRegistry';
+
+export const REFRESH_INTERVAL_SETTING = 'kafkaGroupLens.refreshIntervalSeconds';
+
+export interface GroupsView extends vscode.Disposable {
+  /** Reloads every cluster now, with progress shown on the view. */
+  refreshNow(): Thenable<void>;
+  /** Reloads one cluster now (retry of a failed load, or after a simulator command). */
+  refreshSource(sourceId: string): Thenable<void>;
+}
+
+/** Reads the interval setting; a bad value falls back to the default with a log line rather than breaking the view. */
+function readIntervalSeconds(log: vscode.LogOutputChannel): number {
+  const value = vscode.workspace.getConfiguration().get<number>(REFRESH_INTERVAL_SETTING, 5);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    log.warn(`${REFRESH_INTERVAL_SETTING} must be 0 (off) or a positive number; using 5`);
+    return 5;
+  }
+  return value;
+}
+
+export function createGroupsView(registry: SourceRegistry, log: vscode.LogOutputChannel): GroupsView {
+  const disposables: vscode.Disposable[] = [];
+  const scheduler = new RefreshScheduler((reason: RefreshReason) => {
+    log.trace(`Refreshing consumer groups (${reason})`);
+    data.refresh().catch((e: unknown) => log.error(`Refresh failed: ${errorMessage(e)}`));
+  });
+  disposables.push({ dispose: () => scheduler.dispose() });
+  const data = new GroupTreeData(registry, {
+    onSourceChanged: () => scheduler.requestSourceChange(),
+    logError: (message) => log.error(message),
+  });
+  disposables.push({ dispose: () => data.dispose() });
+
+  const provider = new GroupTreeProvider(data);
+  disposables.push(provider);
+  const view = vscode.window.createTreeView(GROUPS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  disposables.push(view);
+
+  scheduler.setIntervalSeconds(readIntervalSeconds(log));
+  scheduler.setVisible(view.visible);
+  disposables.push(view.onDidChangeVisibility((e) => scheduler.setVisible(e.visible)));
+  disposables.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(REFRESH_INTERVAL_SETTING)) {
+        scheduler.setIntervalSeconds(readIntervalSeconds(log));
+      }
+    }),
+  );
+
+  return {
+    refreshNow: () => vscode.window.withProgress({ location: { viewId: GROUPS_VIEW_ID } }, () => data.refresh()),
+    refreshSource: (sourceId) =>
+      vscode.window.withProgress({ location: { viewId: GROUPS_VIEW_ID } }, () => data.refresh(sourceId)),
+    dispose: () => {
+      for (const d of disposables.reverse()) {
+        d.dispose();
+      }
+    },
+  };
+}

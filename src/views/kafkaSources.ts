@@ -1,0 +1,105 @@
+/**
+ * Keeps one KafkaSource in the registry per configured connection, in step with the
+ * `kafkaGroupLens.clusters` setting and the stored secrets.
+ */
+import * as vscode from 'vscode';
+import { Kafka } from 'kafkajs';
+import { buildKafkaConfig, type ConnectionConfig } from '../kafka/connection';
+import { KafkaGroupAdmin } from '../kafka/kafkaGroupAdmin';
+import type { GroupAdmin } from '../model/groupAdmin';
+import type { ClusterSource } from '../model/clusterSource';
+import { KafkaSource } from '../kafka/kafkaSource';
+import type { ConnectionStore } from './connectionStore';
+import { CLUSTERS_SETTING } from './connectionStore';
+import { errorMessage } from './groupTreeData';
+import type { SourceRegistry } from './sourceRegistry';
+
+/**
+ * Stands in for a connection whose settings cannot be used (a missing password, an unreadable CA file),
+ * so the cluster still shows in the tree with the reason, and "Edit Cluster…" is one click away.
+ */
+class UnusableSource implements ClusterSource {
+  readonly kind = 'kafka' as const;
+  readonly id: string;
+  readonly label: string;
+
+  constructor(config: ConnectionConfig, private readonly reason: string) {
+    this.id = config.id;
+    this.label = config.name;
+  }
+
+  private fail(): Promise<never> {
+    return Promise.reject(new Error(`Cannot connect: ${this.reason}`));
+  }
+
+  describeCluster = (): Promise<never> => this.fail();
+  listGroups = (): Promise<never> => this.fail();
+  describeGroup = (): Promise<never> => this.fail();
+  async dispose(): Promise<void> {}
+}
+
+export function manageKafkaSources(registry: SourceRegistry, store: ConnectionStore, log: vscode.LogOutputChannel): vscode.Disposable {
+  /** What each running source was built from, to rebuild only the ones that changed. */
+  const running = new Map<string, string>();
+  let queue: Promise<void> = Promise.resolve();
+  let reportedProblems = '';
+
+  const start = async (config: ConnectionConfig): Promise<void> => {
+    let source: ClusterSource;
+    let admin: GroupAdmin | undefined;
+    try {
+      const kafka = new Kafka(buildKafkaConfig(config, await store.secrets(config.id), { logger: log }));
+      const kafkaSource = new KafkaSource(config, {}, { logger: log, kafka });
+      source = kafkaSource;
+      admin = new KafkaGroupAdmin(kafkaSource, kafka);
+      log.info(`Cluster "${config.name}" added (${config.bootstrapServers.join(',')})`);
+    } catch (e) {
+      // Bad settings must not stop the other clusters; the node shows why.
+      log.error(`Cluster "${config.name}" cannot be used: ${errorMessage(e)}`);
+      source = new UnusableSource(config, errorMessage(e));
+    }
+    registry.add({ source, admin });
+    running.set(config.id, JSON.stringify(config));
+  };
+
+  const sync = async (changedSecretsOf?: string): Promise<void> => {
+    const { connections, problems } = store.read();
+    const problemText = problems.join('\n');
+    if (problemText && problemText !== reportedProblems) {
+      log.warn(`Some entries of ${CLUSTERS_SETTING} are ignored:\n${problemText}`);
+      void vscode.window.showWarningMessage(`Kafka Group Lens: ${problems.length} cluster setting(s) ignored: ${problems[0]}`);
+    }
+    reportedProblems = problemText;
+    const wanted = new Map(connections.map((c) => [c.id, c]));
+    for (const id of [...running.keys()]) {
+      const config = wanted.get(id);
+      if (!config || JSON.stringify(config) !== running.get(id) || id === changedSecretsOf) {
+        running.delete(id);
+        await registry.remove(id);
+      }
+    }
+    for (const config of connections) {
+      if (running.has(config.id)) {
+        continue;
+      }
+      if (registry.get(config.id)) {
+        log.warn(`Cluster id "${config.id}" clashes with another source; rename it in ${CLUSTERS_SETTING}`);
+        continue;
+      }
+      await start(config);
+    }
+  };
+
+  const schedule = (changedSecretsOf?: string): void => {
+    queue = queue.then(() => sync(changedSecretsOf)).catch((e: unknown) => log.error(`Updating the cluster connections failed: ${errorMessage(e)}`));
+  };
+
+  schedule();
+  const configListener = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration(CLUSTERS_SETTING)) {
+      schedule();
+    }
+  });
+  const secretListener = store.onDidChangeSecrets((id) => schedule(id));
+  return vscode.Disposable.from(configListener, secretListener);
+}

@@ -1,0 +1,112 @@
+/**
+ * Decides when the tree reloads by itself (manual refreshes bypass it): pushes from sources are coalesced
+ * into at most one reload per window; the interval timer runs only while the view is visible, and pushes that
+ * arrive while it is hidden are remembered and served when it shows again.
+ */
+
+/** The timer functions used, injectable so tests drive time by hand. */
+export interface SchedulerTimers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  setInterval(callback: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+export const realTimers: SchedulerTimers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+  setInterval: (callback, ms) => setInterval(callback, ms),
+  clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
+};
+
+export type RefreshReason = 'interval' | 'source-change' | 'became-visible';
+
+export const DEFAULT_COALESCE_MS = 500;
+
+export class RefreshScheduler {
+  private visible = false;
+  private intervalSeconds = 0;
+  private intervalHandle: unknown;
+  private pendingHandle: unknown;
+  /** A source changed while the view was hidden. */
+  private stale = false;
+  private disposed = false;
+
+  constructor(
+    private readonly refresh: (reason: RefreshReason) => void,
+    private readonly timers: SchedulerTimers = realTimers,
+    private readonly coalesceMs = DEFAULT_COALESCE_MS,
+  ) {}
+
+  setVisible(visible: boolean): void {
+    if (this.disposed || visible === this.visible) {
+      return;
+    }
+    this.visible = visible;
+    if (!visible && this.pendingHandle !== undefined) {
+      // Serve the pending push when the view shows again rather than reloading a hidden tree.
+      this.cancelPending();
+      this.stale = true;
+    }
+    if (visible && this.stale) {
+      this.stale = false;
+      this.refresh('became-visible');
+    }
+    this.restartInterval();
+  }
+
+  /** Seconds between automatic reloads; 0 turns polling off. */
+  setIntervalSeconds(seconds: number): void {
+    if (!Number.isFinite(seconds) || seconds < 0) {
+      throw new Error(`Refresh interval must be 0 (off) or a positive number of seconds, got ${seconds}`);
+    }
+    this.intervalSeconds = seconds;
+    this.restartInterval();
+  }
+
+  /** Coalesces bursts: the first push opens a window, later ones within it ride along. */
+  requestSourceChange(): void {
+    if (this.disposed) {
+      return;
+    }
+    if (!this.visible) {
+      this.stale = true;
+      return;
+    }
+    if (this.pendingHandle !== undefined) {
+      return;
+    }
+    this.pendingHandle = this.timers.setTimeout(() => {
+      this.pendingHandle = undefined;
+      this.refresh('source-change');
+    }, this.coalesceMs);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.cancelPending();
+    this.stopInterval();
+  }
+
+  private restartInterval(): void {
+    this.stopInterval();
+    if (this.disposed || !this.visible || this.intervalSeconds <= 0) {
+      return;
+    }
+    this.intervalHandle = this.timers.setInterval(() => this.refresh('interval'), this.intervalSeconds * 1000);
+  }
+
+  private stopInterval(): void {
+    if (this.intervalHandle !== undefined) {
+      this.timers.clearInterval(this.intervalHandle);
+      this.intervalHandle = undefined;
+    }
+  }
+
+  private cancelPending(): void {
+    if (this.pendingHandle !== undefined) {
+      this.timers.clearTimeout(this.pendingHandle);
+      this.pendingHandle = undefined;
+    }
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Keeps the built-in simulator in the source registry in step with its settings:
+ * `kafkaGroupLens.simulator.enabled` starts or stops it live, `kafkaGroupLens.simulator.speed` restarts it
+ * at the new pace.
+ */
+import * as vscode from 'vscode';
+import { SIMULATOR_ACTIVE_CONTEXT } from '../commands/commandIds';
+import { SimGroupAdmin } from '../simulator/simGroupAdmin';
+import { createDemoSimSource, type SimSource } from '../simulator/simSource';
+import { errorMessage } from './groupTreeData';
+import type { SourceRegistry } from './sourceRegistry';
+
+export const SIMULATOR_ENABLED_SETTING = 'kafkaGroupLens.simulator.enabled';
+export const SIMULATOR_SPEED_SETTING = 'kafkaGroupLens.simulator.speed';
+
+interface SimulatorSettings {
+  enabled: boolean;
+  speed: number;
+}
+
+function readSettings(log: vscode.LogOutputChannel): SimulatorSettings {
+  const config = vscode.workspace.getConfiguration();
+  const enabled = config.get<boolean>(SIMULATOR_ENABLED_SETTING, true) === true;
+  let speed = config.get<number>(SIMULATOR_SPEED_SETTING, 1);
+  if (typeof speed !== 'number' || !Number.isFinite(speed) || speed <= 0) {
+    log.warn(`${SIMULATOR_SPEED_SETTING} must be a positive number; using 1`);
+    speed = 1;
+  }
+  return { enabled, speed };
+}
+
+export function manageSimulatorSource(registry: SourceRegistry, log: vscode.LogOutputChannel): vscode.Disposable {
+  let running: { source: SimSource; speed: number } | undefined;
+  // Changes are applied one after another so a quick off/on cannot start two simulators.
+  let queue: Promise<void> = Promise.resolve();
+
+  const stop = async (): Promise<void> => {
+    if (!running) {
+      return;
+    }
+    const { source } = running;
+    running = undefined;
+    await registry.remove(source.id);
+    log.info('Simulator stopped');
+  };
+
+  const apply = async (): Promise<void> => {
+    const settings = readSettings(log);
+    if (!settings.enabled) {
+      await stop();
+    } else if (!running || running.speed !== settings.speed) {
+      if (running) {
+        log.info(`Restarting the simulator at speed ${settings.speed}; the demo cluster starts over`);
+      }
+      await stop();
+      const source = createDemoSimSource({ paced: true, speed: settings.speed });
+      registry.add({ source, control: source.control, admin: new SimGroupAdmin(source.simulation) });
+      running = { source, speed: settings.speed };
+      log.info(`Simulator started: demo cluster "${source.label}" at speed ${settings.speed}`);
+    }
+    await vscode.commands.executeCommand('setContext', SIMULATOR_ACTIVE_CONTEXT, running !== undefined);
+  };
+
+  const schedule = (): void => {
+    queue = queue.then(apply).catch((e: unknown) => {
+      log.error(`Applying the simulator settings failed: ${errorMessage(e)}`);
+      void vscode.window.showErrorMessage(`Kafka Group Lens: could not start the simulator: ${errorMessage(e)}`);
+    });
+  };
+
+  schedule();
+  const listener = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration(SIMULATOR_ENABLED_SETTING) || e.affectsConfiguration(SIMULATOR_SPEED_SETTING)) {
+      schedule();
+    }
+  });
+  return {
+    dispose: () => {
+      listener.dispose();
+      // The registry disposes the source itself at deactivation; here only the listener goes.
+    },
+  };
+}

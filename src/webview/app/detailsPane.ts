@@ -1,0 +1,158 @@
+/**
+ * The details pane: the selected event (what, when, who, why, what moved) and the rebalance it
+ * belongs to; with nothing selected, a summary of the group's rebalances with links to each.
+ */
+import type { MemberAssignmentChange, RebalanceEvent } from '../../model/types';
+import type { RebalanceSpan, TimelineModel } from '../../timeline/timelineModel';
+import type { TimeBase } from '../protocol';
+import { formatPartitions, KIND_LABELS } from './describe';
+import { h } from './dom';
+import { markerIcon } from './markers';
+import { modeLabel } from './timelineView';
+import { formatDuration, formatTime } from './viewWindow';
+
+export interface DetailsContext {
+  model: TimelineModel;
+  timeBase: TimeBase;
+  selected: number | null;
+  /** Jump to (select) an event. */
+  onSelect(event: number): void;
+}
+
+export function renderDetails(container: HTMLElement, context: DetailsContext): void {
+  const { model, selected } = context;
+  const content = selected === null ? summary(context) : eventDetails(context, model.events[selected], selected);
+  container.replaceChildren(...content);
+}
+
+function eventDetails(context: DetailsContext, event: RebalanceEvent, index: number): HTMLElement[] {
+  const { model, timeBase } = context;
+  const heading = h('h2', { className: 'details-title' }, [markerIcon(event.kind), h('span', { text: KIND_LABELS[event.kind] })]);
+  const rows: Array<[string, string | null | undefined]> = [
+    ['Time', formatTime(event.time, timeBase, 1, true)],
+    ['Generation', String(event.generation)],
+    ['State', event.stateBefore || event.stateAfter ? `${event.stateBefore ?? '?'} → ${event.stateAfter ?? '?'}` : null],
+    ['Member', event.memberId],
+    ['Instance', event.groupInstanceId ? `${event.groupInstanceId} (static)` : null],
+    ['Client', event.clientId],
+    ['Cause', event.cause],
+  ];
+  const parts: HTMLElement[] = [heading, definitionList(rows)];
+  if (event.inferred) {
+    parts.push(h('p', { className: 'note', text: 'Inferred by comparing successive DescribeGroups snapshots; the time is when a poll noticed it.' }));
+  }
+  const hasAssignments = event.assignments !== undefined && event.assignments.length > 0;
+  if (event.assignments && hasAssignments) {
+    parts.push(h('h3', { text: 'Partitions' }), assignmentTable(model, event.assignments));
+  }
+  const rebalance = rebalanceOf(model, index);
+  if (rebalance) {
+    // The rebalance's own table would repeat the event's when the event is its assignment.
+    parts.push(h('h3', { text: 'Rebalance' }), rebalanceDetails(context, rebalance, !hasAssignments));
+  }
+  parts.push(h('p', { className: 'hint', text: `Event ${index + 1} of ${model.events.length} · ←/→ to move, Esc to clear` }));
+  return parts;
+}
+
+function summary(context: DetailsContext): HTMLElement[] {
+  const { model, timeBase } = context;
+  const finished = model.rebalances.filter((r) => r.finished);
+  const durations = finished.map((r) => r.to - r.from);
+  const stopped = model.rebalances.reduce((sum, r) => sum + (r.stoppedFrom !== null && r.stoppedTo !== null ? r.stoppedTo - r.stoppedFrom : 0), 0);
+  const parts: HTMLElement[] = [
+    h('h2', { className: 'details-title', text: 'Overview' }),
+    definitionList([
+      ['Events', String(model.events.length)],
+      ['Members seen', String(model.lanes.length)],
+      ['Rebalances', `${model.rebalances.length}${finished.length < model.rebalances.length ? ' (one in progress)' : ''}`],
+      ['Longest', durations.length > 0 ? formatDuration(Math.max(...durations)) : null],
+      ['Average', durations.length > 0 ? formatDuration(durations.reduce((a, b) => a + b, 0) / durations.length) : null],
+      ['Consumption stopped', model.rebalances.length > 0 ? formatDuration(stopped) : null],
+      ['From', model.events.length > 0 ? formatTime(model.start, timeBase, 1, true) : null],
+      ['To', model.events.length > 0 ? formatTime(model.end, timeBase, 1, true) : null],
+    ]),
+  ];
+  if (model.rebalances.length > 0) {
+    parts.push(h('h3', { text: 'Latest rebalances' }));
+    const list = h('ol', { className: 'rebalance-list', attrs: { reversed: '' } });
+    for (const rebalance of model.rebalances.slice(-12).reverse()) {
+      const button = h('button', { className: 'link', attrs: { type: 'button' } }, [
+        h('span', { className: `pill pill-${rebalance.mode}`, text: modeLabel(rebalance) }),
+        ` gen ${rebalance.generationBefore} → ${rebalance.generationAfter} · ${formatDuration(rebalance.to - rebalance.from)}`,
+      ]);
+      button.addEventListener('click', () => context.onSelect(rebalance.startEvent));
+      list.appendChild(h('li', {}, [button]));
+    }
+    parts.push(list);
+  }
+  parts.push(h('p', { className: 'hint', text: 'Click an event or use the arrow keys and Enter to see its details.' }));
+  return parts;
+}
+
+function rebalanceDetails(context: DetailsContext, rebalance: RebalanceSpan, withAssignments: boolean): HTMLElement {
+  const { timeBase, model } = context;
+  const stopped =
+    rebalance.stoppedFrom === null
+      ? rebalance.mode === 'none'
+        ? 'nothing was owned before it'
+        : null
+      : `${rebalance.mode === 'eager' ? `whole group, ${rebalance.stoppedPartitions.length} partition(s)` : `${rebalance.stoppedPartitions.length} moved partition(s): ${formatPartitions(rebalance.stoppedPartitions)}`} for ${formatDuration((rebalance.stoppedTo ?? model.end) - rebalance.stoppedFrom)}${rebalance.stoppedTo === null ? ' so far' : ''}`;
+  const wrapper = h('div', { className: 'rebalance-details' }, [
+    definitionList([
+      ['Generations', `${rebalance.generationBefore} → ${rebalance.generationAfter}`],
+      ['Started', formatTime(rebalance.from, timeBase, 1, true)],
+      ['Duration', `${formatDuration(rebalance.to - rebalance.from)}${rebalance.finished ? '' : ' (in progress)'}`],
+      ['Protocol', rebalance.mode === 'eager' ? 'eager (stop the world)' : rebalance.mode === 'cooperative' ? 'cooperative (incremental)' : 'nothing revoked'],
+      ['Consumption stopped', stopped],
+    ]),
+  ]);
+  if (withAssignments && rebalance.assignments.length > 0) {
+    wrapper.appendChild(assignmentTable(model, rebalance.assignments));
+  }
+  const goTo = h('button', { className: 'link', text: 'Go to the start of this rebalance', attrs: { type: 'button' } });
+  goTo.addEventListener('click', () => context.onSelect(rebalance.startEvent));
+  wrapper.appendChild(goTo);
+  return wrapper;
+}
+
+function assignmentTable(model: TimelineModel, changes: readonly MemberAssignmentChange[]): HTMLElement {
+  const body = h('tbody');
+  for (const change of changes) {
+    body.appendChild(
+      h('tr', {}, [
+        h('th', { attrs: { scope: 'row', title: change.memberId } }, [memberName(model, change)]),
+        h('td', { className: 'revoked', text: change.revoked.length > 0 ? `− ${formatPartitions(change.revoked)}` : '' }),
+        h('td', { className: 'assigned', text: change.assigned.length > 0 ? `+ ${formatPartitions(change.assigned)}` : '' }),
+      ]),
+    );
+  }
+  return h('table', { className: 'assignments' }, [
+    h('thead', {}, [h('tr', {}, [h('th', { text: 'Member' }), h('th', { text: 'Revoked' }), h('th', { text: 'Assigned' })])]),
+    body,
+  ]);
+}
+
+function definitionList(rows: Array<[string, string | null | undefined]>): HTMLElement {
+  const list = h('dl', { className: 'facts' });
+  for (const [term, value] of rows) {
+    if (value === null || value === undefined || value === '') {
+      continue;
+    }
+    list.append(h('dt', { text: term }), h('dd', { text: value }));
+  }
+  return list;
+}
+
+/** A member as its lane names it (client id and the start of its UUID, or its static instance id). */
+function memberName(model: TimelineModel, change: MemberAssignmentChange): string {
+  if (change.groupInstanceId) {
+    return `${change.groupInstanceId} (static)`;
+  }
+  return model.lanes.find((lane) => lane.memberIds.includes(change.memberId))?.label ?? change.memberId;
+}
+
+/** The rebalance an event falls in, if any. */
+function rebalanceOf(model: TimelineModel, index: number): RebalanceSpan | undefined {
+  const time = model.events[index].time;
+  return model.rebalances.find((r) => index >= r.startEvent && time <= r.to && (r.startEvent === index || time >= r.from));
+}

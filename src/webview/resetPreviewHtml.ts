@@ -1,0 +1,58 @@
+/**
+ * The reset preview's HTML shell: strict CSP (the one script by nonce, styles from the extension's media),
+ * and no data: the plan arrives as a message and is set as text.
+ */
+import { assertAttributeSafe, contentSecurityPolicy } from './webviewShell';
+
+export interface ResetPreviewHtmlParts {
+  /** `webview.cspSource`. */
+  cspSource: string;
+  /** `asWebviewUri` of media/resetPreview/main.js and preview.css, as strings. */
+  scriptUri: string;
+  styleUri: string;
+  nonce: string;
+}
+
+export function resetPreviewHtml({ cspSource, scriptUri, styleUri, nonce }: ResetPreviewHtmlParts): string {
+  assertAttributeSafe('reset preview', { scriptUri, styleUri, nonce });
+  const csp = contentSecurityPolicy(cspSource, nonce);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="UTF-8">
+  <meta http-equiv="Content-Security-Policy" content="${csp}">
+  <meta name="viewport" content="width=device-width, initial-scale=1.0">
+  <link rel="stylesheet" href="${styleUri}">
+  <title>Reset offsets preview</title>
+</head>
+<body>
+  <header>
+    <h1 id="title">Reset offsets</h1>
+    <dl id="summary"></dl>
+  </header>
+  <div class="actions" role="toolbar">
+    <button id="execute" type="button" data-action="execute">Execute</button>
+    <button id="cancel" type="button" class="secondary" data-action="cancel">Cancel</button>
+    <button id="export" type="button" class="secondary" data-action="exportCsv">Export CSV…</button>
+    <button id="copy-dry-run" type="button" class="secondary" data-action="copyDryRun">Copy CLI (dry run)</button>
+    <button id="copy-execute" type="button" class="secondary" data-action="copyExecute">Copy CLI (execute)</button>
+  </div>
+  <p id="status" role="status" aria-live="polite"></p>
+  <ul id="warnings" class="warnings"></ul>
+  <table id="plan">
+    <thead><tr><th>Topic</th><th class="num">Partition</th><th class="num">Current</th><th class="num">New</th><th class="num">Difference</th><th>Warning</th></tr></thead>
+    <tbody></tbody>
+  </table>
+  <section id="results" hidden>
+    <h2>Results</h2>
+    <p id="results-summary"></p>
+    <table>
+      <thead><tr><th>Topic</th><th class="num">Partition</th><th>Status</th></tr></thead>
+      <tbody></tbody>
+    </table>
+  </section>
+  <script nonce="${nonce}" src="${scriptUri}"></script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,131 @@
+import { strict as assert } from 'node:assert';
+import type { RebalanceEvent, TopicPartition } from '../../../src/model/types';
+import { buildTimeline, firstMarkerAtOrAfter } from '../../../src/timeline/timelineModel';
+
+const tp = (partition: number): TopicPartition => ({ topic: 't', partition });
+const base = { groupId: 'g' };
+
+/** An eager group: a joins (gen 1), b joins (gen 2, everything revoked and reassigned), a static member s rejoins. */
+const eagerEvents: RebalanceEvent[] = [
+  { ...base, time: 0, kind: 'member-joined', generation: 0, memberId: 'a-1', clientId: 'a' },
+  { ...base, time: 0, kind: 'rebalance-started', generation: 0, stateBefore: 'Empty', stateAfter: 'PreparingRebalance' },
+  { ...base, time: 3000, kind: 'state-changed', generation: 1, stateBefore: 'PreparingRebalance', stateAfter: 'CompletingRebalance' },
+  { ...base, time: 3010, kind: 'assignment-changed', generation: 1, assignments: [{ memberId: 'a-1', revoked: [], assigned: [tp(0), tp(1)] }] },
+  { ...base, time: 3010, kind: 'state-changed', generation: 1, stateBefore: 'CompletingRebalance', stateAfter: 'Stable' },
+  { ...base, time: 10000, kind: 'member-joined', generation: 1, memberId: 's-1', groupInstanceId: 's', clientId: 's' },
+  { ...base, time: 10000, kind: 'rebalance-started', generation: 1, stateBefore: 'Stable', stateAfter: 'PreparingRebalance' },
+  { ...base, time: 12000, kind: 'state-changed', generation: 2, stateBefore: 'PreparingRebalance', stateAfter: 'CompletingRebalance' },
+  {
+    ...base,
+    time: 12020,
+    kind: 'assignment-changed',
+    generation: 2,
+    assignments: [
+      { memberId: 'a-1', revoked: [tp(0), tp(1)], assigned: [tp(0)] },
+      { memberId: 's-1', groupInstanceId: 's', revoked: [], assigned: [tp(1)] },
+    ],
+  },
+  { ...base, time: 12020, kind: 'state-changed', generation: 2, stateBefore: 'CompletingRebalance', stateAfter: 'Stable' },
+  { ...base, time: 20000, kind: 'member-expired', generation: 2, memberId: 's-1', groupInstanceId: 's' },
+  { ...base, time: 25000, kind: 'static-rejoin', generation: 2, memberId: 's-2', groupInstanceId: 's', clientId: 's' },
+];
+
+describe('timeline/timelineModel', () => {
+  it('gives each member a lane, keeps a static member on one lane across member ids, and keeps group events off the lanes', () => {
+    const model = buildTimeline('g', eagerEvents);
+    assert.deepEqual(
+      model.lanes.map((l) => [l.key, l.label, l.memberIds, l.spans]),
+      [
+        ['member:a-1', 'a · 1', ['a-1'], [{ from: 0, to: null }]],
+        ['static:s', 's (static)', ['s-1', 's-2'], [{ from: 10000, to: 20000 }, { from: 25000, to: null }]],
+      ],
+    );
+    assert.deepEqual(
+      model.markers.filter((m) => m.lane === -1).map((m) => m.kind),
+      ['rebalance-started', 'state-changed', 'assignment-changed', 'state-changed', 'rebalance-started', 'state-changed', 'assignment-changed', 'state-changed'],
+    );
+    assert.deepEqual(
+      model.markers.filter((m) => m.kind === 'assignment-changed').map((m) => [m.time, m.lane]),
+      [
+        [3010, -1],
+        [3010, 0],
+        [12020, -1],
+        [12020, 0],
+        [12020, 1],
+      ],
+    );
+    assert.equal(model.start, 0);
+    assert.equal(model.end, 25000);
+  });
+
+  it('derives state phases and generation spans', () => {
+    const model = buildTimeline('g', eagerEvents);
+    assert.deepEqual(
+      model.phases.map((p) => [p.state, p.from, p.to]),
+      [
+        ['PreparingRebalance', 0, 3000],
+        ['CompletingRebalance', 3000, 3010],
+        ['Stable', 3010, 10000],
+        ['PreparingRebalance', 10000, 12000],
+        ['CompletingRebalance', 12000, 12020],
+        ['Stable', 12020, 25000],
+      ],
+    );
+    assert.deepEqual(
+      model.generations.map((g) => [g.generation, g.from, g.to]),
+      [
+        [0, 0, 3000],
+        [1, 3000, 12000],
+        [2, 12000, 25000],
+      ],
+    );
+  });
+
+  it('measures each rebalance and stops the whole group for an eager one', () => {
+    const [first, second] = buildTimeline('g', eagerEvents).rebalances;
+    assert.equal(first.mode, 'none');
+    assert.deepEqual([first.from, first.to, first.generationBefore, first.generationAfter], [0, 3010, 0, 1]);
+    assert.equal(second.mode, 'eager');
+    assert.deepEqual([second.from, second.to, second.finished], [10000, 12020, true]);
+    assert.deepEqual(second.stoppedPartitions, [tp(0), tp(1)]);
+    assert.deepEqual([second.stoppedFrom, second.stoppedTo], [10000, 12020]);
+    assert.deepEqual(second.assignments, [
+      { memberId: 'a-1', groupInstanceId: undefined, revoked: [tp(0), tp(1)], assigned: [tp(0)] },
+      { memberId: 's-1', groupInstanceId: 's', revoked: [], assigned: [tp(1)] },
+    ]);
+  });
+
+  it('stops only moved partitions for a cooperative rebalance, until the follow-up rebalance assigns them', () => {
+    const events: RebalanceEvent[] = [
+      { ...base, time: 0, kind: 'assignment-changed', generation: 1, assignments: [{ memberId: 'a-1', revoked: [], assigned: [tp(0), tp(1), tp(2)] }] },
+      { ...base, time: 0, kind: 'state-changed', generation: 1, stateAfter: 'Stable' },
+      { ...base, time: 100, kind: 'rebalance-started', generation: 1, stateBefore: 'Stable', stateAfter: 'PreparingRebalance' },
+      { ...base, time: 200, kind: 'assignment-changed', generation: 2, assignments: [{ memberId: 'a-1', revoked: [tp(2)], assigned: [] }] },
+      { ...base, time: 200, kind: 'state-changed', generation: 2, stateAfter: 'Stable' },
+      { ...base, time: 210, kind: 'rebalance-started', generation: 2, stateBefore: 'Stable', stateAfter: 'PreparingRebalance', cause: 'need to revoke partitions and re-join' },
+      { ...base, time: 300, kind: 'assignment-changed', generation: 3, assignments: [{ memberId: 'b-1', revoked: [], assigned: [tp(2)] }] },
+      { ...base, time: 300, kind: 'state-changed', generation: 3, stateAfter: 'Stable' },
+      { ...base, time: 400, kind: 'rebalance-started', generation: 3, stateBefore: 'Stable', stateAfter: 'PreparingRebalance' },
+    ];
+    const [cooperative, followUp, open] = buildTimeline('g', events).rebalances;
+    assert.equal(cooperative.mode, 'cooperative');
+    assert.deepEqual(cooperative.stoppedPartitions, [tp(2)]);
+    assert.deepEqual([cooperative.stoppedFrom, cooperative.stoppedTo], [200, 300]);
+    assert.equal(followUp.mode, 'none');
+    assert.equal(open.finished, false);
+    assert.deepEqual([open.from, open.to], [400, 400]);
+  });
+
+  it('sorts events by time, stably, and finds markers by time', () => {
+    const model = buildTimeline('g', [
+      { ...base, time: 50, kind: 'member-joined', generation: 0, memberId: 'x' },
+      { ...base, time: 10, kind: 'member-joined', generation: 0, memberId: 'y' },
+      { ...base, time: 50, kind: 'member-left', generation: 0, memberId: 'y' },
+    ]);
+    assert.deepEqual(model.events.map((e) => `${e.time}:${e.memberId}:${e.kind}`), ['10:y:member-joined', '50:x:member-joined', '50:y:member-left']);
+    assert.equal(firstMarkerAtOrAfter(model.markers, 0), 0);
+    assert.equal(firstMarkerAtOrAfter(model.markers, 11), 1);
+    assert.equal(firstMarkerAtOrAfter(model.markers, 51), 3);
+    assert.deepEqual(buildTimeline('g', []).lanes, []);
+  });
+});

@@ -1,0 +1,148 @@
+import { strict as assert } from 'assert';
+import { GroupTreeData } from '../../../src/views/groupTreeData';
+import { SourceRegistry } from '../../../src/views/sourceRegistry';
+import type { ClusterNode, GroupNode, MessageNode, TreeNode } from '../../../src/views/treeNodes';
+import { FakeControl, FakeSource, groupDetail, member } from './fakeSource';
+
+function nextChange(data: GroupTreeData): Promise<TreeNode | undefined> {
+  return new Promise((resolve) => {
+    const unsubscribe = data.onDidChange((node) => {
+      unsubscribe();
+      resolve(node);
+    });
+  });
+}
+
+function labels(nodes: TreeNode[]): string[] {
+  return nodes.map((n) => (n.kind === 'group' ? n.summary.groupId : n.kind === 'message' ? `${n.severity}:${n.text}` : n.kind));
+}
+
+describe('views/GroupTreeData', () => {
+  let registry: SourceRegistry;
+  let source: FakeSource;
+  let errors: string[];
+  let changedSources: string[];
+  let data: GroupTreeData;
+
+  beforeEach(() => {
+    registry = new SourceRegistry();
+    source = new FakeSource('sim', 'Demo');
+    source.put(groupDetail('payments', { members: [member('m-1')] })).put(groupDetail('audit'));
+    registry.add({ source, control: new FakeControl() });
+    errors = [];
+    changedSources = [];
+    data = new GroupTreeData(registry, { logError: (m) => errors.push(m), onSourceChanged: (id) => changedSources.push(id) });
+  });
+
+  afterEach(() => data.dispose());
+
+  async function loadedCluster(): Promise<ClusterNode> {
+    const [cluster] = data.roots();
+    const changed = nextChange(data);
+    await data.children(cluster);
+    assert.equal(await changed, cluster);
+    return cluster;
+  }
+
+  it('shows a loading row first, then reports the cluster node and lists its groups sorted by id', async () => {
+    const [cluster] = data.roots();
+    const changed = nextChange(data);
+    assert.deepEqual(labels(await data.children(cluster)), ['loading:Loading consumer groups…']);
+    assert.equal(await changed, cluster, 'the same cluster object is reported, so only it refreshes');
+    assert.deepEqual(labels(await data.children(cluster)), ['audit', 'payments']);
+    assert.equal(cluster.state.status, 'loaded');
+  });
+
+  it('keeps one cluster node object per source and returns no roots when no source is registered', async () => {
+    assert.equal(data.roots()[0], data.roots()[0]);
+    await registry.remove('sim');
+    assert.deepEqual(data.roots(), []);
+    assert.ok(source.disposed);
+  });
+
+  it('says "No consumer groups" for a cluster without groups', async () => {
+    source.groups.clear();
+    const cluster = await loadedCluster();
+    assert.deepEqual(labels(await data.children(cluster)), ['info:No consumer groups']);
+  });
+
+  it('shows a cluster error as a retryable row, logs it, and shows loading again on retry', async () => {
+    source.listError = new Error('connect ECONNREFUSED 127.0.0.1:9092');
+    const cluster = await loadedCluster();
+    const [row] = (await data.children(cluster)) as MessageNode[];
+    assert.equal(row.severity, 'error');
+    assert.equal(row.retrySourceId, 'sim');
+    assert.match(row.text, /ECONNREFUSED/);
+    assert.equal(errors.length, 1);
+
+    source.listError = undefined;
+    const reports: Array<string | undefined> = [];
+    data.onDidChange(() => reports.push(cluster.state.status));
+    await data.refresh('sim');
+    assert.deepEqual(reports, ['loading', 'loaded']);
+    assert.deepEqual(labels(await data.children(cluster)), ['audit', 'payments']);
+  });
+
+  it('shows one group\'s failure on that group while the others load', async () => {
+    source.describeErrors.set('payments', new Error('NOT_COORDINATOR'));
+    const cluster = await loadedCluster();
+    const groups = (await data.children(cluster)) as GroupNode[];
+    const [auditChildren, paymentsChildren] = await Promise.all(groups.map((g) => data.children(g)));
+    assert.deepEqual(labels(auditChildren), ['info:No members and no committed offsets']);
+    assert.deepEqual(labels(paymentsChildren), ['error:Failed to describe group: NOT_COORDINATOR']);
+    assert.match(errors[0], /payments/);
+  });
+
+  it('shows a group summary error without describing the group', async () => {
+    source.put(groupDetail('broken', { error: 'GROUP_AUTHORIZATION_FAILED', state: 'Unknown' }));
+    const cluster = await loadedCluster();
+    const broken = ((await data.children(cluster)) as GroupNode[]).find((g) => g.summary.groupId === 'broken');
+    assert.ok(broken);
+    assert.deepEqual(labels(await data.children(broken)), ['error:Failed to load group: GROUP_AUTHORIZATION_FAILED']);
+    assert.ok(!source.calls.includes('describeGroup:broken'));
+  });
+
+  it('keeps the last snapshot on screen while a reload runs', async () => {
+    const cluster = await loadedCluster();
+    let open!: () => void;
+    source.gate = new Promise((resolve) => (open = resolve));
+    source.put(groupDetail('new-group'));
+    const reload = data.refresh();
+    assert.deepEqual(labels(await data.children(cluster)), ['audit', 'payments']);
+    open();
+    await reload;
+    assert.deepEqual(labels(await data.children(cluster)), ['audit', 'new-group', 'payments']);
+  });
+
+  it('folds reload requests made during a load into one more load', async () => {
+    await loadedCluster();
+    let open!: () => void;
+    source.gate = new Promise((resolve) => (open = resolve));
+    const before = source.calls.filter((c) => c === 'listGroups').length;
+    const reloads = [data.refresh(), data.refresh(), data.refresh()];
+    open();
+    await Promise.all(reloads);
+    assert.equal(source.calls.filter((c) => c === 'listGroups').length - before, 2);
+  });
+
+  it('forwards source pushes with the source id and unsubscribes when the source goes', async () => {
+    source.emitChange();
+    assert.deepEqual(changedSources, ['sim']);
+    await registry.remove('sim');
+    assert.equal(source.listenerCount(), 0);
+  });
+
+  it('adds a cluster node when a source registers and reports the whole tree', async () => {
+    const changed = nextChange(data);
+    registry.add({ source: new FakeSource('prod', 'Production', 'kafka') });
+    assert.equal(await changed, undefined);
+    assert.deepEqual(data.roots().map((c) => c.label), ['Demo', 'Production']);
+  });
+
+  it('knows each node\'s parent for reveal()', async () => {
+    const cluster = await loadedCluster();
+    const [group] = await data.children(cluster);
+    assert.equal(data.parent(group), cluster);
+    assert.equal(data.parent(cluster), undefined);
+  });
+});

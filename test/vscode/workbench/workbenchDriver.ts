@@ -1,0 +1,291 @@
+/**
+ * Drives the VS Code workbench in a browser page the way a person does: activity bar, tree rows, context
+ * menus, the command palette and quick inputs. Selectors are VS Code 1.100's own DOM classes and ARIA
+ * attributes; each wait has a timeout and fails with what it was waiting for.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Locator, Page } from 'playwright-core';
+
+/** One rendered row of a tree, read from the DOM. */
+export interface TreeRow {
+  index: number;
+  level: number;
+  label: string;
+  description: string;
+  expanded: boolean | undefined;
+  /** The row's theme icon id (e.g. "account"), when it has one. */
+  icon: string | undefined;
+}
+
+const SIDEBAR = '.part.sidebar';
+const QUICK_INPUT = '.quick-input-widget';
+/** How long a closed quick input must stay closed before a multi-step command counts as finished. */
+const QUICK_INPUT_SETTLE_MS = 1500;
+/** How long a step may ignore Enter before it is pressed once more. */
+const ENTER_RETRY_MS = 3000;
+
+export class WorkbenchDriver {
+  constructor(
+    readonly page: Page,
+    private readonly artifactsDir: string,
+  ) {}
+
+  async open(url: string, timeoutMs = 90_000): Promise<void> {
+    await this.page.goto(url);
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: timeoutMs });
+    // The extension host and the activity bar settle a little after the workbench element exists.
+    await this.page.locator('.part.activitybar').waitFor({ timeout: timeoutMs });
+  }
+
+  /** Clicks the view container's icon in the activity bar and waits for its side bar. */
+  async openViewContainer(title: string): Promise<void> {
+    const item = this.page.locator(`.part.activitybar .action-item:has([aria-label^="${title}"]), .part.activitybar .action-item[aria-label^="${title}"]`).first();
+    await item.waitFor({ timeout: 60_000 });
+    const sidebarTitle = this.page.locator(`${SIDEBAR} .composite.title`, { hasText: new RegExp(title, 'i') });
+    if (!(await sidebarTitle.isVisible())) {
+      await item.click();
+    }
+    await sidebarTitle.waitFor({ timeout: 30_000 });
+  }
+
+  /** Drags the sash between side bar and editor so long row descriptions are readable in screenshots. */
+  async resizeSideBar(width: number): Promise<void> {
+    const box = await this.page.locator(SIDEBAR).boundingBox();
+    if (!box) {
+      throw new Error('the side bar is not visible');
+    }
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(box.x + box.width, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + width, y, { steps: 5 });
+    await this.page.mouse.up();
+    await this.waitUntil(`the side bar to be ${width}px wide`, 5_000, async () => {
+      const resized = await this.page.locator(SIDEBAR).boundingBox();
+      return resized !== null && Math.abs(resized.width - width) < 20;
+    });
+  }
+
+  /** Moves the pointer off the tree and closes hovers, so no tooltip covers a screenshot. */
+  async clearHover(): Promise<void> {
+    await this.page.mouse.move(1, 1);
+    await this.page.keyboard.press('Escape');
+    await this.page.locator('.monaco-hover:visible, .workbench-hover:visible').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+  }
+
+  /** The side bar's tree rows in list order (only rendered rows: the side bar is tall enough for the test's trees). */
+  async treeRows(): Promise<TreeRow[]> {
+    return this.page.locator(`${SIDEBAR} .monaco-list-row[role="treeitem"]`).evaluateAll((elements) =>
+      elements
+        .map((el) => {
+          const expanded = el.getAttribute('aria-expanded');
+          return {
+            index: Number(el.getAttribute('data-index')),
+            level: Number(el.getAttribute('aria-level')),
+            label: el.querySelector('.label-name')?.textContent?.trim() ?? '',
+            description: el.querySelector('.label-description')?.textContent?.trim() ?? '',
+            expanded: expanded === null ? undefined : expanded === 'true',
+            icon: /\bcodicon-([\w-]+)/.exec(el.querySelector('.custom-view-tree-node-item-icon')?.className ?? '')?.[1],
+          };
+        })
+        .sort((a, b) => a.index - b.index),
+    );
+  }
+
+  /** Rows directly under the row with the given index. */
+  async childRows(parent: TreeRow): Promise<TreeRow[]> {
+    const rows = await this.treeRows();
+    const children: TreeRow[] = [];
+    for (const row of rows.filter((r) => r.index > parent.index)) {
+      if (row.level <= parent.level) {
+        break;
+      }
+      if (row.level === parent.level + 1) {
+        children.push(row);
+      }
+    }
+    return children;
+  }
+
+  /** Polls the tree until `predicate` returns a value; fails naming `what` and showing the rows it saw. */
+  async waitForRows<T>(what: string, predicate: (rows: TreeRow[]) => T | undefined, timeoutMs = 60_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    let rows: TreeRow[] = [];
+    while (Date.now() < deadline) {
+      rows = await this.treeRows();
+      const found = predicate(rows);
+      if (found !== undefined) {
+        return found;
+      }
+      await this.page.waitForTimeout(250);
+    }
+    const seen = rows.map((r) => `${'  '.repeat(r.level - 1)}${r.label} | ${r.description}`).join('\n');
+    throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}; tree rows were:\n${seen || '(none)'}`);
+  }
+
+  rowLocator(row: TreeRow): Locator {
+    return this.page.locator(`${SIDEBAR} .monaco-list-row[role="treeitem"][data-index="${row.index}"]`);
+  }
+
+  /** Expands a collapsed row (clicking its twistie, so an expanded row is never collapsed by mistake). */
+  async expand(row: TreeRow): Promise<void> {
+    if (row.expanded === true) {
+      return;
+    }
+    if (row.expanded === undefined) {
+      throw new Error(`tree row "${row.label}" cannot be expanded`);
+    }
+    const locator = this.rowLocator(row);
+    await locator.locator('.monaco-tl-twistie').click();
+    await this.page.locator(`${SIDEBAR} .monaco-list-row[role="treeitem"][data-index="${row.index}"][aria-expanded="true"]`).waitFor({ timeout: 30_000 });
+  }
+
+  /** Right-clicks the row and picks the menu entry whose label matches. */
+  async runContextMenu(row: TreeRow, entry: RegExp): Promise<void> {
+    await this.rowLocator(row).click({ button: 'right' });
+    const menu = this.page.locator('.context-view .monaco-menu');
+    await menu.waitFor({ timeout: 15_000 });
+    const item = menu.locator('.action-item:not(.disabled) .action-label').filter({ hasText: entry });
+    if ((await item.count()) === 0) {
+      const labels = await menu.locator('.action-item .action-label').allTextContents();
+      await this.page.keyboard.press('Escape');
+      throw new Error(`context menu of "${row.label}" has no entry matching ${entry}; it has: ${labels.filter(Boolean).join(', ')}`);
+    }
+    await item.first().click();
+  }
+
+  /**
+   * Waits until `opened()` holds (the quick input or editor a command opens); if an error notification shows
+   * first, dismisses it and returns its text instead.
+   */
+  async outcomeOrError(what: string, opened: () => Promise<boolean>, timeoutMs = 15_000): Promise<{ error?: string }> {
+    const errorToast = this.page.locator('.notifications-toasts .notification-toast', { has: this.page.locator('.codicon-error') }).first();
+    let error: string | undefined;
+    await this.waitUntil(`${what} or an error notification`, timeoutMs, async () => {
+      if (await opened()) {
+        return true;
+      }
+      if (await errorToast.isVisible()) {
+        error = (await errorToast.locator('.notification-list-item-message').innerText()).trim();
+        await errorToast.hover();
+        await errorToast.locator('.codicon-notifications-clear').click().catch(() => undefined);
+        return true;
+      }
+      return false;
+    });
+    return { error };
+  }
+
+  quickInputVisible(): Promise<boolean> {
+    return this.page.locator(QUICK_INPUT).isVisible();
+  }
+
+  editorTabVisible(title: RegExp): Promise<boolean> {
+    return this.editorTab(title).first().isVisible();
+  }
+
+  /**
+   * Accepts each step of a multi-step quick input with its default (prefilled value, preselected or first
+   * item) until the widget stays closed. Returns the step titles seen, so a test can check the sequence.
+   */
+  async acceptQuickInputDefaults(maxSteps: number, timeoutMs = 15_000): Promise<string[]> {
+    const widget = this.page.locator(QUICK_INPUT);
+    const title = widget.locator('.quick-input-title');
+    await widget.waitFor({ state: 'visible', timeout: timeoutMs });
+    const titles: string[] = [];
+    for (;;) {
+      const current = (await title.textContent())?.trim() ?? '';
+      if (titles.length === maxSteps) {
+        throw new Error(`quick input still open after ${maxSteps} steps: ${[...titles, current].join(' → ')}`);
+      }
+      titles.push(current);
+      // Enter only reaches the step once its input has focus; pressed during the hand-over it is lost.
+      await this.waitUntil(`step "${current}" to take focus`, timeoutMs, () =>
+        widget.locator('.quick-input-box input').evaluate((input) => input === document.activeElement),
+      );
+      await this.page.keyboard.press('Enter');
+      const pressedAt = Date.now();
+      let pressedAgain = false;
+      // Between two steps the widget closes for a moment: only a closed widget that stays closed ends the sequence.
+      let hiddenSince: number | undefined;
+      let closed = false;
+      await this.waitUntil(`the quick input to leave step "${current}"`, timeoutMs, async () => {
+        if (!(await widget.isVisible())) {
+          hiddenSince ??= Date.now();
+          closed = Date.now() - hiddenSince >= QUICK_INPUT_SETTLE_MS;
+          return closed;
+        }
+        hiddenSince = undefined;
+        if ((await widget.locator('.quick-input-box .monaco-inputbox.error').count()) > 0) {
+          const message = (await widget.locator('.quick-input-message').textContent())?.trim();
+          throw new Error(`step "${current}" refused its default: ${message}`);
+        }
+        if (((await title.textContent())?.trim() ?? '') !== current) {
+          return true;
+        }
+        if (!pressedAgain && Date.now() - pressedAt > ENTER_RETRY_MS) {
+          // The step is still showing, so the first Enter never reached it; a second one cannot skip a step.
+          pressedAgain = true;
+          await this.page.keyboard.press('Enter');
+        }
+        return false;
+      });
+      if (closed) {
+        return titles;
+      }
+    }
+  }
+
+  /** The status bar's text, e.g. to read a transient message a command set. */
+  async statusBarText(): Promise<string> {
+    return (await this.page.locator('.part.statusbar .statusbar-item').allInnerTexts()).join(' | ');
+  }
+
+  private editorTab(title: RegExp): Locator {
+    return this.page.locator('.part.editor .tabs-container .tab', { has: this.page.locator('.label-name', { hasText: title }) });
+  }
+
+  /** Waits for an editor tab whose title matches, and returns its label. */
+  async waitForEditorTab(title: RegExp, timeoutMs = 30_000): Promise<string> {
+    const tab = this.editorTab(title).first();
+    await tab.waitFor({ timeout: timeoutMs });
+    return ((await tab.locator('.label-name').textContent()) ?? '').trim();
+  }
+
+  /** The content frame of the visible webview editor (VS Code nests it: iframe.webview > #active-frame). */
+  async activeWebviewBody(timeoutMs = 30_000): Promise<Locator> {
+    const visibleWebview = 'iframe.webview.ready:visible';
+    await this.page.locator(visibleWebview).first().waitFor({ timeout: timeoutMs });
+    const body = this.page.frameLocator(visibleWebview).first().frameLocator('#active-frame').locator('body');
+    await body.waitFor({ state: 'attached', timeout: timeoutMs });
+    return body;
+  }
+
+  async screenshot(fileName: string): Promise<string> {
+    await this.clearHover();
+    fs.mkdirSync(this.artifactsDir, { recursive: true });
+    const file = path.join(this.artifactsDir, fileName);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  /** Polls `condition` until true; its own errors end the wait at once. */
+  async waitUntil(what: string, timeoutMs: number, condition: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await condition())) {
+      if (Date.now() > deadline) {
+        throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+      }
+      await this.page.waitForTimeout(200);
+    }
+  }
+}
+
+/** A RegExp matching exactly the given text (palette and menu labels are plain text, not patterns). */
+export function exactText(text: string): RegExp {
+  return new RegExp(`^${escapeRegExp(text)}$`);
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

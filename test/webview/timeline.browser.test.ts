@@ -1,0 +1,140 @@
+/**
+ * The timeline webview in headless chromium: lanes and bands are drawn, selection fills the
+ * details pane, keyboard navigation and zoom work, hostile ids stay text, live appends show,
+ * export asks the host. Leaves a screenshot in test/artifacts/timeline.png.
+ * Run: npx mocha --config test/webview/.mocharc.json
+ */
+import { strict as assert } from 'node:assert';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RebalanceEvent } from '../../src/model/types';
+import { encodeEvents } from '../../src/webview/eventColumns';
+import { storyEvents } from './sampleEvents';
+import { applyTheme, openTimeline, THEMES, type TimelineHarness } from './timelinePage';
+
+const HOSTILE_GROUP = 'billing <script>window.__xss=1</script><img src=x onerror="window.__xss=2">';
+const ARTIFACTS = join(__dirname, '..', 'artifacts');
+
+function hexToRgb(hex: string): string {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return `rgb(${r}, ${g}, ${b})`;
+}
+
+describe('timeline webview (chromium)', function () {
+  this.timeout(60000);
+  let harness: TimelineHarness;
+  const events = storyEvents(HOSTILE_GROUP);
+
+  before(async () => {
+    harness = await openTimeline();
+    await harness.send({ type: 'snapshot', groupId: HOSTILE_GROUP, clusterLabel: 'Simulator', timeBase: 'virtual', origin: 'simulator event log', events: encodeEvents(events) });
+  });
+
+  after(async () => {
+    await harness?.close();
+  });
+
+  it('says ready first, then renders one lane per member with static members badged', async () => {
+    const posted = await harness.posted();
+    assert.deepEqual(posted[0], { type: 'ready' });
+    const labels = await harness.page.locator('.lane-label:not(.group-label)').allTextContents();
+    assert.equal(labels.length, 4);
+    assert.ok(labels.some((l) => l.startsWith('billing-1 · 3f9c2a71')), labels.join('|'));
+    assert.ok(labels.some((l) => l.startsWith('billing-static-a')), labels.join('|'));
+    assert.equal(await harness.page.locator('.badge-text').count(), 1);
+  });
+
+  it('draws phase bands, generation labels, rebalance bars and stopped-consumption windows', async () => {
+    const page = harness.page;
+    assert.ok((await page.locator('rect.phase-PreparingRebalance').count()) >= 5);
+    assert.ok((await page.locator('rect.phase-CompletingRebalance').count()) >= 5);
+    assert.ok((await page.locator('rect.phase-Stable').count()) >= 5);
+    assert.deepEqual((await page.locator('.gen-label').allTextContents()).slice(0, 3), ['gen 0', 'gen 1', 'gen 2']);
+    assert.equal(await page.locator('rect.rebalance').count(), 7);
+    assert.equal(await page.locator('rect.stop-eager').count(), 4);
+    assert.equal(await page.locator('rect.stop-cooperative').count(), 2);
+  });
+
+  it('keeps a hostile group id as text', async () => {
+    const page = harness.page;
+    assert.equal(await page.locator('h1.title').textContent(), HOSTILE_GROUP);
+    assert.equal(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined);
+    assert.equal(await page.locator('#app script, #app img').count(), 0);
+  });
+
+  it('shows a clicked event in the details pane', async () => {
+    const page = harness.page;
+    await page.locator('path.k-member-expired').first().click();
+    assert.equal(await page.locator('.details-title').textContent(), 'Session expired');
+    const details = await page.locator('.details').textContent();
+    assert.match(details ?? '', /Session timeout expired for member billing-static-a/);
+    assert.match(details ?? '', /billing-static-a \(static\)/);
+    assert.equal(await page.locator('path.marker.selected').count(), 1);
+  });
+
+  it('moves between events with the arrow keys and selects with Enter', async () => {
+    const page = harness.page;
+    await page.locator('.timeline').focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.locator('.details-title').textContent(), 'Rebalance started');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.locator('.details-title').textContent(), 'Offsets committed');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.locator('.details-title').textContent(), 'Overview');
+  });
+
+  it('zooms with + and - and fits with 0', async () => {
+    const page = harness.page;
+    const span = (): Promise<number> => page.evaluate(() => {
+      const view = (window as unknown as { __state: { view: { start: number; end: number } } }).__state.view;
+      return view.end - view.start;
+    });
+    const fitted = await span();
+    await page.locator('.timeline').focus();
+    await page.keyboard.press('+');
+    assert.ok((await span()) < fitted * 0.7);
+    await page.keyboard.press('-');
+    await page.keyboard.press('-');
+    assert.ok((await span()) > fitted);
+    await page.keyboard.press('0');
+    assert.equal(Math.round(await span()), Math.round(fitted));
+  });
+
+  it('asks the host to export and applies live appends', async () => {
+    const page = harness.page;
+    await page.getByRole('button', { name: 'Save these events as JSON' }).click();
+    assert.ok((await harness.posted()).some((m) => m.type === 'export'));
+    const extra: RebalanceEvent = { groupId: HOSTILE_GROUP, time: 90000, kind: 'member-joined', generation: 6, memberId: 'late-1-abc', clientId: 'late-1' };
+    await harness.send({ type: 'append', dropFromStart: 0, events: [extra] });
+    assert.match((await page.locator('.status').textContent()) ?? '', new RegExp(`^${events.length + 1} events · 5 members`));
+  });
+
+  it('renders a polished screenshot with an assignment selected', async () => {
+    const page = harness.page;
+    await harness.send({ type: 'snapshot', groupId: 'billing-consumers', clusterLabel: 'Simulator', timeBase: 'virtual', origin: 'simulator event log', events: encodeEvents(storyEvents('billing-consumers')) });
+    await page.locator('path.k-assignment-changed:not(.on-lane)').nth(1).click();
+    assert.equal(await page.locator('.details-title').textContent(), 'Assignment changed');
+    assert.ok((await page.locator('table.assignments tbody tr').count()) >= 3);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'timeline.png') });
+  });
+
+  it('takes its colours from the theme variables in light and high-contrast themes', async () => {
+    const page = harness.page;
+    for (const theme of ['light', 'highContrast'] as const) {
+      await applyTheme(page, theme);
+      const expected = THEMES[theme][1];
+      const colours = await page.evaluate(() => ({
+        background: getComputedStyle(document.body).backgroundColor,
+        joined: getComputedStyle(document.querySelector('path.k-member-joined') as Element).fill,
+      }));
+      assert.equal(colours.background, hexToRgb(expected['--vscode-editor-background']), theme);
+      assert.equal(colours.joined, hexToRgb(expected['--vscode-charts-green']), theme);
+      await page.screenshot({ path: join(ARTIFACTS, `timeline-${theme}.png`) });
+    }
+    await applyTheme(page, 'dark');
+  });
+});
