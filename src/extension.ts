@@ -1,5 +1,6 @@
 /** Wires the sources, the consumer-group view and the commands; nothing else lives here. */
 import * as vscode from 'vscode';
+import { commandDefaults } from './commands/commandRunner';
 import { registerConnectionCommands } from './commands/connectionCommands';
 import { registerOffsetCommands } from './commands/offsetCommands';
 import { registerSimulatorCommands } from './commands/simulatorCommands';
@@ -13,7 +14,12 @@ import { registerTimelineCommands } from './webview/registerTimeline';
 
 let registry: SourceRegistry | undefined;
 
-export function activate(context: vscode.ExtensionContext): void {
+/** What activate() returns: the seam the extension-host tests read the tree through. */
+export interface KafkaGroupLensApi {
+  groupsTree: vscode.TreeDataProvider<unknown>;
+}
+
+export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
   const log = vscode.window.createOutputChannel('Kafka Group Lens', { log: true });
   context.subscriptions.push(log);
 
@@ -21,6 +27,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registry = sources;
   const connections = new ConnectionStore(context.secrets);
   const view = createGroupsView(sources, log);
+  commandDefaults.node = () => view.selectedNode();
   context.subscriptions.push(
     view,
     manageSimulatorSource(sources, log),
@@ -31,6 +38,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerOffsetCommands({ registry: sources, view, log, context }),
   );
   registerTimelineCommands(context, (clusterId) => sources.get(clusterId)?.source, log);
+  return { groupsTree: view.provider };
 }
 
 export async function deactivate(): Promise<void> {

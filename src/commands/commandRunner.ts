@@ -5,6 +5,13 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../views/groupTreeData';
 
+/**
+ * Where a command invoked without a node (from the palette or a keybinding, or from a context menu
+ * while the tree was re-fetching the clicked row, when VS Code passes no element) finds one: the
+ * row selected in the view. Set once at activation.
+ */
+export const commandDefaults: { node: () => unknown } = { node: () => undefined };
+
 export function registerReportingCommand<Args extends unknown[]>(
   id: string,
   title: string,
@@ -13,7 +20,8 @@ export function registerReportingCommand<Args extends unknown[]>(
 ): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (...args: Args) => {
     try {
-      await handler(...args);
+      const withNode = args[0] === undefined ? ([commandDefaults.node(), ...args.slice(1)] as Args) : args;
+      await handler(...withNode);
     } catch (e) {
       log.error(`${title} failed:`, e instanceof Error ? e : errorMessage(e));
       void vscode.window.showErrorMessage(`${title} failed: ${errorMessage(e)}`);

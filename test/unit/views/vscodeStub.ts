@@ -248,7 +248,7 @@ function createModule(host: StubHost): Record<string, unknown> {
         const visibility = new EventEmitter<{ visible: boolean }>();
         const view: FakeTreeView = { id, treeDataProvider: options.treeDataProvider, visible: true, visibility, disposed: false };
         host.views.push(view);
-        return { get visible() { return view.visible; }, onDidChangeVisibility: visibility.event, dispose: () => (view.disposed = true) };
+        return { get visible() { return view.visible; }, selection: [], onDidChangeVisibility: visibility.event, dispose: () => (view.disposed = true) };
       },
       withProgress: <T>(_options: unknown, task: (progress: unknown, token: unknown) => Thenable<T>) =>
         task({ report: () => undefined }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) }),
