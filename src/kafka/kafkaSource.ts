@@ -7,19 +7,25 @@
  * bounded concurrency, one Metadata request for the groups' topics, and three ListOffsets per
  * partition leader (earliest, high watermark, last stable offset). A failure of one group lands in
  * that group's `error`; the rest still load.
+ *
+ * Rebalance history: while a group is watched (its timeline is open), OffsetsTopicReader reads the
+ * group's partition of `__consumer_offsets` with one long-polling Fetch per leader, joining no group.
  */
 import { Kafka } from 'kafkajs';
-import type { ClusterSource } from '../model/clusterSource';
-import type { BrokerRef, ClusterInfo, GroupDetail, GroupSummary, Member, TopicPartition } from '../model/types';
+import type { ClusterSource, Unsubscribe } from '../model/clusterSource';
+import type { BrokerRef, ClusterInfo, GroupDetail, GroupSummary, Member, RebalanceEvent, TopicPartition } from '../model/types';
 import { groupBy } from './collections';
 import { hasLoadingCode, retryWhileCoordinatorLoads } from './coordinatorRetry';
 import { buildKafkaConfig, classifyError, type ClassifiedError, type ConnectionConfig, type KafkaLogger, type Secrets } from './connection';
 import { classicMembers, consumerGroupMembers, offsetRows, partitionKey, toGroupState, toGroupType, toSummary, totalLag, type PartitionEnds } from './groupView';
 import { createCluster, pickVersion, requireVersion, sendRequest, type KafkajsBroker, type KafkajsCluster } from './kafkajsBridge';
 import { offsetsPartitionFor } from './offsetsPartition';
+import { OFFSETS_TOPIC, OffsetsTopicReader, type UnavailableListener } from './offsetsTopicReader';
+import { ClusterOffsetsTopicTransport } from './offsetsTopicTransport';
 import { adminOffsetCommitRequest, deleteGroupsRequest, leaveGroupByInstanceIdRequest, offsetDeleteRequest, type OffsetToCommit } from './protocol/adminRequests';
 import { ApiKeys } from './protocol/apiRequest';
 import { describeErrorCode } from './protocol/errorCodes';
+import type { FetchLimits } from './protocol/fetchRequest';
 import {
   consumerGroupDescribeRequest,
   describeGroupsRequest,
@@ -41,7 +47,6 @@ import {
   type MetadataResult,
 } from './protocol/offsetRequests';
 
-const OFFSETS_TOPIC = '__consumer_offsets';
 const GROUP_ID_NOT_FOUND = 69;
 const DEFAULT_OFFSET_FETCH_CONCURRENCY = 8;
 /** A failure to talk to the cluster at all, already classified for display. */
@@ -62,6 +67,8 @@ export interface KafkaSourceOptions {
   offsetFetchConcurrency?: number;
   /** Injected for tests of unusual setups; defaults to new Kafka(buildKafkaConfig(...)). */
   kafka?: Kafka;
+  /** Bounds of the Fetch requests that read `__consumer_offsets` for rebalance timelines. */
+  offsetsTopicFetchLimits?: Partial<FetchLimits>;
 }
 
 export interface PartitionOperationResult extends TopicPartition {
@@ -131,6 +138,9 @@ export class KafkaSource implements ClusterSource {
   private readonly cluster: KafkajsCluster;
   private readonly concurrency: number;
   private connected: Promise<void> | null = null;
+  /** Rebalance history from the group-metadata records of `__consumer_offsets`, read only while watched. */
+  private readonly rebalanceReader: OffsetsTopicReader;
+  private readonly changeListeners = new Set<() => void>();
 
   constructor(private readonly config: ConnectionConfig, secrets: Secrets, private readonly options: KafkaSourceOptions) {
     this.id = config.id;
@@ -138,6 +148,63 @@ export class KafkaSource implements ClusterSource {
     this.kafka = options.kafka ?? new Kafka(buildKafkaConfig(config, secrets, { logger: options.logger }));
     this.cluster = createCluster(this.kafka);
     this.concurrency = options.offsetFetchConcurrency ?? DEFAULT_OFFSET_FETCH_CONCURRENCY;
+    const transport = new ClusterOffsetsTopicTransport(
+      async () => (await this.topology()).metadata,
+      (nodeId) => this.cluster.findBroker({ nodeId }),
+    );
+    this.rebalanceReader = new OffsetsTopicReader(transport, {
+      logger: options.logger,
+      limits: options.offsetsTopicFetchLimits,
+      onEvents: () => this.notifyChange(),
+    });
+  }
+
+  /** Told when watched groups got new rebalance events. */
+  onDidChange(listener: () => void): Unsubscribe {
+    const entry = (): void => listener();
+    this.changeListeners.add(entry);
+    return () => this.changeListeners.delete(entry);
+  }
+
+  /** Events read so far from `__consumer_offsets` for the group (none until it is watched and read). */
+  rebalanceEvents(groupId: string): RebalanceEvent[] {
+    return this.rebalanceReader.events(groupId);
+  }
+
+  /**
+   * Reads the partition of `__consumer_offsets` that holds the group, from its start, then tails it.
+   * `onUnavailable` is told when the user may not read the topic, or when the group turns out to be
+   * a KIP-848 group, whose records (ConsumerGroup*) carry no generations for the reader.
+   */
+  watchRebalances(groupId: string, onUnavailable: UnavailableListener): Unsubscribe {
+    let watching = true;
+    const stopReading = this.rebalanceReader.watchGroup(groupId, (reason) => {
+      if (watching) {
+        onUnavailable(reason);
+      }
+    });
+    const stop = (): void => {
+      watching = false;
+      stopReading();
+    };
+    this.rebalanceReader.start();
+    this.describeGroup(groupId).then(
+      (detail) => {
+        if (watching && detail.groupType === 'consumer') {
+          stop();
+          onUnavailable(`${groupId} is a KIP-848 consumer group, which writes no generation records to ${OFFSETS_TOPIC}`);
+        }
+      },
+      (error: unknown) => this.options.logger.debug(`Could not tell the type of group ${groupId}: ${errorText(error, this.config)}`),
+    );
+    return stop;
+  }
+
+  /** Reads every partition of `__consumer_offsets`: the history of every classic group. */
+  watchAllRebalances(onUnavailable: UnavailableListener): Unsubscribe {
+    const stop = this.rebalanceReader.watchAll(onUnavailable);
+    this.rebalanceReader.start();
+    return stop;
   }
 
   async describeCluster(): Promise<ClusterInfo> {
@@ -261,8 +328,22 @@ export class KafkaSource implements ClusterSource {
   }
 
   async dispose(): Promise<void> {
+    this.changeListeners.clear();
+    const readerStopped = this.rebalanceReader.dispose();
     this.connected = null;
+    // Closing the connections ends the reader's in-flight long poll.
     await this.cluster.disconnect();
+    await readerStopped;
+  }
+
+  private notifyChange(): void {
+    for (const listener of [...this.changeListeners]) {
+      try {
+        listener();
+      } catch (error) {
+        this.options.logger.error(`A change listener failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
   }
 
   /** Runs fn, turning connection-level failures into KafkaConnectionError with a human message. */

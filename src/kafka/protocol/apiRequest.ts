@@ -119,6 +119,7 @@ export function buildRequest<T>(spec: RequestSpec<T>): ApiRequest<T> {
 }
 
 export const ApiKeys = {
+  Fetch: 1,
   ListOffsets: 2,
   Metadata: 3,
   OffsetCommit: 8,
