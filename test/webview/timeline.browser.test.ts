@@ -46,13 +46,29 @@ describe('timeline webview (chromium)', function () {
 
   it('draws phase bands, generation labels, rebalance bars and stopped-consumption windows', async () => {
     const page = harness.page;
-    assert.ok((await page.locator('rect.phase-PreparingRebalance').count()) >= 5);
-    assert.ok((await page.locator('rect.phase-CompletingRebalance').count()) >= 5);
-    assert.ok((await page.locator('rect.phase-Stable').count()) >= 5);
+    // Alike shapes share one path; data-count says how many it holds.
+    const drawn = (selector: string): Promise<number> =>
+      page.locator(`.plot path.batch${selector}`).evaluateAll((paths) => paths.reduce((sum, path) => sum + Number(path.getAttribute('data-count')), 0));
+    assert.ok((await drawn('.phase-PreparingRebalance')) >= 5);
+    assert.ok((await drawn('.phase-CompletingRebalance')) >= 5);
+    assert.ok((await drawn('.phase-Stable')) >= 5);
     assert.deepEqual((await page.locator('.gen-label').allTextContents()).slice(0, 3), ['gen 0', 'gen 1', 'gen 2']);
-    assert.equal(await page.locator('rect.rebalance').count(), 7);
-    assert.equal(await page.locator('rect.stop-eager').count(), 4);
-    assert.equal(await page.locator('rect.stop-cooperative').count(), 2);
+    assert.equal(await drawn('.rebalance'), 7);
+    assert.equal(await drawn('.stop-eager'), 4);
+    assert.equal(await drawn('.stop-cooperative'), 2);
+    assert.ok((await drawn('.marker')) >= 30);
+    // Far fewer elements than shapes: that is what keeps 10,000 events fast.
+    const paths = await page.locator('.plot path.batch').count();
+    const shapes = await drawn('');
+    assert.ok(paths < shapes, `${paths} paths for ${shapes} shapes`);
+  });
+
+  it('shows what is under the pointer as a tooltip', async () => {
+    const page = harness.page;
+    const box = await page.locator('.plot path.batch.k-member-expired').boundingBox();
+    assert.ok(box);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    assert.match((await page.locator('.plot > title').textContent()) ?? '', /^Session expired · t\+0:41\.000$/);
   });
 
   it('keeps a hostile group id as text', async () => {
@@ -64,7 +80,7 @@ describe('timeline webview (chromium)', function () {
 
   it('shows a clicked event in the details pane', async () => {
     const page = harness.page;
-    await page.locator('path.k-member-expired').first().click();
+    await page.locator('.plot path.k-member-expired').first().click();
     assert.equal(await page.locator('.details-title').textContent(), 'Session expired');
     const details = await page.locator('.details').textContent();
     assert.match(details ?? '', /Session timeout expired for member billing-static-a/);
@@ -115,7 +131,13 @@ describe('timeline webview (chromium)', function () {
   it('renders a polished screenshot with an assignment selected', async () => {
     const page = harness.page;
     await harness.send({ type: 'snapshot', groupId: 'billing-consumers', clusterLabel: 'Simulator', timeBase: 'virtual', origin: 'simulator event log', events: encodeEvents(storyEvents('billing-consumers')) });
-    await page.locator('path.k-assignment-changed:not(.on-lane)').nth(1).click();
+    // The second assignment (event 9): keyboard to it, then select.
+    await page.locator('.timeline').focus();
+    await page.keyboard.press('Home');
+    for (let i = 0; i < 9; i++) {
+      await page.keyboard.press('ArrowRight');
+    }
+    await page.keyboard.press('Enter');
     assert.equal(await page.locator('.details-title').textContent(), 'Assignment changed');
     assert.ok((await page.locator('table.assignments tbody tr').count()) >= 3);
     mkdirSync(ARTIFACTS, { recursive: true });

@@ -1,5 +1,6 @@
 /**
- * Collects many shapes that look the same (one CSS class list) into one SVG path each. A plot of
+ * Collects many shapes that look the same (one CSS class list) and lie close together into one SVG
+ * path each. A plot of
  * thousands of markers and spans then has a few dozen elements: building, styling and painting
  * thousands of separate elements was what made a redraw slow. Pure (no DOM), unit-tested in Node.
  */
@@ -81,11 +82,6 @@ export function rectPath(x: number, y: number, width: number, height: number, ra
   return `M${round(x + r)} ${round(y)}h${w}a${a} ${a} 0 0 1 ${a} ${a}v${h}a${a} ${a} 0 0 1 ${-a} ${a}h${-w}a${a} ${a} 0 0 1 ${-a} ${-a}v${-h}a${a} ${a} 0 0 1 ${a} ${-a}Z`;
 }
 
-/** A vertical line from (x, y1) to (x, y2), for stroked paths. */
-export function verticalLinePath(x: number, y1: number, y2: number): string {
-  return `M${round(x)} ${round(y1)}V${round(y2)}`;
-}
-
 export interface BatchedPath {
   className: string;
   d: string;
@@ -93,22 +89,31 @@ export interface BatchedPath {
   count: number;
 }
 
-export class PathBatch {
-  private readonly batches = new Map<string, { parts: string[]; count: number }>();
+/**
+ * Side of the square cells shapes are grouped by. The compositor rasters in tiles of about this
+ * size and plays every path whose bounds touch a tile in full: one path spanning the whole plot
+ * would be rastered once per tile.
+ */
+export const CELL_PIXELS = 256;
 
-  add(className: string, path: string): void {
-    let batch = this.batches.get(className);
+export class PathBatch {
+  private readonly batches = new Map<string, { className: string; parts: string[]; count: number }>();
+
+  /** Adds a shape whose top left is near (x, y); shapes as tall as the plot pass y = 0. */
+  add(className: string, path: string, x: number, y = 0): void {
+    const key = `${className}|${Math.floor(x / CELL_PIXELS)}|${Math.floor(y / CELL_PIXELS)}`;
+    let batch = this.batches.get(key);
     if (!batch) {
-      batch = { parts: [], count: 0 };
-      this.batches.set(className, batch);
+      batch = { className, parts: [], count: 0 };
+      this.batches.set(key, batch);
     }
     batch.parts.push(path);
     batch.count++;
   }
 
-  /** One path per class list, in the order each was first added (later ones paint on top). */
+  /** One path per class list and cell, in the order each was first added (later ones paint on top). */
   paths(): BatchedPath[] {
-    return [...this.batches].map(([className, { parts, count }]) => ({ className, d: parts.join(''), count }));
+    return [...this.batches.values()].map(({ className, parts, count }) => ({ className, d: parts.join(''), count }));
   }
 }
 

@@ -11,7 +11,7 @@ import type { TimeBase } from '../protocol';
 import { KIND_LABELS } from './describe';
 import { h, s, svgTitle } from './dom';
 import { MARKER_PATHS } from './markers';
-import { parseGlyph, PathBatch, placeGlyph, rectPath, verticalLinePath, type Glyph } from './pathBatch';
+import { parseGlyph, PathBatch, placeGlyph, rectPath, type Glyph } from './pathBatch';
 import { pixelRuns } from './pixelRuns';
 import { fitWindow, formatDuration, formatTime, panWindow, revealTime, tickStep, ticks, zoomWindow, type ViewWindow } from './viewWindow';
 
@@ -160,8 +160,17 @@ export class TimelineView {
   }
 
   zoom(factor: number, anchor = 0.5): void {
-    this.view = zoomWindow(this.view, factor, anchor);
-    this.render();
+    this.moveView(zoomWindow(this.view, factor, anchor));
+  }
+
+  /**
+   * Changes the window now and redraws at the next frame: a burst of key repeats or wheel steps
+   * costs one redraw per frame rather than one per step.
+   */
+  private moveView(view: ViewWindow): void {
+    this.view = view;
+    this.handlers.onViewChange(view);
+    this.requestRender();
   }
 
   zoomIn(): void {
@@ -174,9 +183,8 @@ export class TimelineView {
 
   fit(): void {
     if (this.model) {
-      this.view = fitWindow(this.model.start, this.model.end);
+      this.moveView(fitWindow(this.model.start, this.model.end));
     }
-    this.render();
   }
 
   get window(): ViewWindow {
@@ -307,7 +315,6 @@ export class TimelineView {
     const texts: SVGElement[] = [];
     this.hits = [];
     this.phaseBands(model, height, batch);
-    this.generationRules(model, height, batch);
     this.stopWindows(model, laneVisible, batch);
     this.rebalanceBars(model, batch, texts);
     this.laneSpans(model, firstLane, lastLane, batch);
@@ -316,7 +323,7 @@ export class TimelineView {
     for (const path of batch.paths()) {
       clipped.appendChild(s('path', { class: `${path.className} batch`, d: path.d, 'fill-rule': 'evenodd', 'data-count': path.count }));
     }
-    clipped.append(...texts, ...highlighted, this.cursor(model, height));
+    clipped.append(this.generationRules(model, height), ...texts, ...highlighted, this.cursor(model, height));
 
     this.plot.replaceChildren(
       this.tooltip,
@@ -340,22 +347,25 @@ export class TimelineView {
       if (run.item.state === 'Empty') {
         continue;
       }
-      batch.add(`phase phase-${phaseClass(run.item.state)}`, rectPath(run.x1, 0, Math.max(run.x2 - run.x1, 1.5), height));
+      batch.add(`phase phase-${phaseClass(run.item.state)}`, rectPath(run.x1, 0, Math.max(run.x2 - run.x1, 1.5), height), run.x1);
     }
   }
 
-  private generationRules(model: TimelineModel, height: number, batch: PathBatch): void {
+  /** Separate lines, not a batch: the rasterizer dashes a lone straight line fast and a many-line path slowly. */
+  private generationRules(model: TimelineModel, height: number): SVGGElement {
+    const group = s('g', { class: 'gen-rules' });
     let lastX = -Infinity;
     for (const span of model.generations.slice(1)) {
       if (span.from >= this.view.start && span.from <= this.view.end) {
         const x = this.x(span.from);
         // Rules closer than a few pixels would only grey the plot out.
         if (x - lastX >= 6) {
-          batch.add('gen-rule', verticalLinePath(x, 0, height));
+          group.appendChild(s('line', { class: 'gen-rule', x1: x, x2: x, y1: 0, y2: height }));
           lastX = x;
         }
       }
     }
+    return group;
   }
 
   /** Where consumption stopped: the whole member area for eager rebalances, the losing members' lanes for cooperative ones. */
@@ -367,7 +377,7 @@ export class TimelineView {
     for (const run of eager) {
       const width = Math.max(run.x2 - run.x1, 2);
       const height = model.lanes.length * this.laneHeight;
-      batch.add('stop stop-eager', rectPath(run.x1, GROUP_LANE_HEIGHT, width, height));
+      batch.add('stop stop-eager', rectPath(run.x1, GROUP_LANE_HEIGHT, width, height), run.x1);
       this.hits.push({
         x1: run.x1,
         y1: GROUP_LANE_HEIGHT,
@@ -396,7 +406,7 @@ export class TimelineView {
       for (const run of pixelRuns(rebalances, extent, MIN_SPAN_PIXELS, (a) => a)) {
         const y = this.laneTop(lane) + 3;
         const width = Math.max(run.x2 - run.x1, 2);
-        batch.add('stop stop-cooperative', rectPath(run.x1, y, width, this.laneHeight - 6, 3));
+        batch.add('stop stop-cooperative', rectPath(run.x1, y, width, this.laneHeight - 6, 3), run.x1, y);
         this.hits.push({
           x1: run.x1,
           y1: y,
@@ -421,7 +431,7 @@ export class TimelineView {
         : `Rebalance gen ${rebalance.generationBefore} → ${rebalance.generationAfter} · ${duration}${rebalance.finished ? '' : ' (in progress)'} · ${modeLabel(rebalance)}`;
       const classes = dense ? 'rebalance rebalance-dense' : `rebalance rebalance-${rebalance.mode}${rebalance.finished ? '' : ' open'}`;
       const width = Math.max(run.x2 - run.x1, 3);
-      batch.add(classes, rectPath(run.x1, y, width, 8, 2));
+      batch.add(classes, rectPath(run.x1, y, width, 8, 2), run.x1, y);
       this.hits.push({ x1: run.x1, y1: y, x2: run.x1 + width, y2: y + 8, event: rebalance.startEvent, title: () => title });
       if (!dense && run.x2 - run.x1 > 70) {
         const label = s('text', { class: 'rebalance-label', x: run.x1 + 4, y: y - 3 });
@@ -436,7 +446,7 @@ export class TimelineView {
       const info = model.lanes[lane];
       const visible = info.spans.filter((span) => (span.to ?? this.view.end) >= this.view.start && span.from <= this.view.end);
       for (const run of pixelRuns(visible, (span) => [this.cx(span.from), this.cx(span.to ?? this.view.end)], MIN_SPAN_PIXELS, (a) => a)) {
-        batch.add(`lane-span${info.groupInstanceId !== null ? ' static' : ''}`, rectPath(run.x1, this.laneCenter(lane) - 2, Math.max(run.x2 - run.x1, 1), 4, 2));
+        batch.add(`lane-span${info.groupInstanceId !== null ? ' static' : ''}`, rectPath(run.x1, this.laneCenter(lane) - 2, Math.max(run.x2 - run.x1, 1), 4, 2), run.x1, this.laneCenter(lane));
       }
     }
   }
@@ -494,7 +504,7 @@ export class TimelineView {
       const title = (): string => `${KIND_LABELS[marker.kind]} · ${formatTime(event.time, this.timeBase, 1)}${count > 1 ? ` (+${count - 1} more here; zoom in)` : ''}`;
       this.hits.push({ x1: x - MARKER_HIT, y1: y - MARKER_HIT, x2: x + MARKER_HIT, y2: y + MARKER_HIT, event: marker.event, title });
       if (marker.event !== this.selected && marker.event !== this.focused) {
-        batch.add(classes.join(' '), placeGlyph(GLYPHS[marker.kind], x, y));
+        batch.add(classes.join(' '), placeGlyph(GLYPHS[marker.kind], x, y), x, y);
         continue;
       }
       if (marker.event === this.selected) {
@@ -657,8 +667,7 @@ export class TimelineView {
       case 'ArrowRight':
       case 'ArrowLeft':
         if (event.shiftKey) {
-          this.view = panWindow(this.view, event.key === 'ArrowRight' ? 0.2 : -0.2);
-          this.render();
+          this.moveView(panWindow(this.view, event.key === 'ArrowRight' ? 0.2 : -0.2));
         } else {
           this.moveFocus(event.key === 'ArrowRight' ? 1 : -1);
         }
