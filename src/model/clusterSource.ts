@@ -15,6 +15,11 @@ export interface ClusterSource {
   /** Name shown on the cluster node. */
   readonly label: string;
   readonly kind: 'simulator' | 'kafka';
+  /**
+   * How to read event and record times: 'epoch' (milliseconds since 1970, the default) or 'virtual'
+   * (milliseconds since a simulation started, for a simulator run in virtual time).
+   */
+  readonly timeBase?: 'epoch' | 'virtual';
 
   describeCluster(): Promise<ClusterInfo>;
   /** Every group with its summary; groups that fail to load carry `error` instead of failing the list. */

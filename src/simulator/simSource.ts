@@ -39,6 +39,8 @@ export class SimSource implements ClusterSource {
   readonly label: string;
   readonly control: SimulatorControl;
   readonly live: LiveSimulation | null;
+  /** A paced simulation's clock starts at the wall clock's now; an unpaced one counts from 0. */
+  readonly timeBase: 'epoch' | 'virtual';
   private readonly listeners = new Set<() => void>();
   private readonly throttleMs: number;
   private readonly timers: NotifyTimers;
@@ -58,6 +60,7 @@ export class SimSource implements ClusterSource {
     this.control = this.createControl();
     this.stopEvents = simulation.events.subscribe(() => this.changed());
     this.live = options.live ? new LiveSimulation(simulation, { ...options.live, onAdvance: () => this.changed() }) : null;
+    this.timeBase = this.live ? 'epoch' : 'virtual';
     this.live?.start();
   }
 

@@ -226,7 +226,7 @@ export class TimelinePanel implements vscode.Disposable {
   }
 
   private timeBase(): TimeBase {
-    return this.source.kind === 'simulator' && !this.observer ? 'virtual' : 'epoch';
+    return this.source.timeBase === 'virtual' && !this.observer ? 'virtual' : 'epoch';
   }
 
   private post(message: HostToWebviewMessage): void {

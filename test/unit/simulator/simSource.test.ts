@@ -122,6 +122,8 @@ describe('SimSource', () => {
     const sim = new Simulation({ seed: 1, startTime: 1_000_000 });
     sim.createTopic('t', 2);
     const source = new SimSource(sim, { live: { speed: 10, timers }, notifyTimers: timers });
+    assert.equal(source.timeBase, 'epoch', 'a paced simulation reports wall-clock times');
+    assert.equal(new SimSource(new Simulation({ seed: 1 })).timeBase, 'virtual');
     source.control.addConsumer({ groupId: 'g', topics: ['t'] });
     timers.pass(1000);
     assert.equal(sim.now, 1_010_000);
