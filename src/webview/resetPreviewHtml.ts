@@ -2,31 +2,13 @@
  * The reset preview's HTML shell: strict CSP (the one script by nonce, styles from the extension's media),
  * and no data: the plan arrives as a message and is set as text.
  */
-import { assertAttributeSafe, contentSecurityPolicy } from './webviewShell';
+import { webviewPage, type WebviewPageParts } from './webviewShell';
 
-export interface ResetPreviewHtmlParts {
-  /** `webview.cspSource`. */
-  cspSource: string;
-  /** `asWebviewUri` of media/resetPreview/main.js and preview.css, as strings. */
-  scriptUri: string;
-  styleUri: string;
-  nonce: string;
-}
+/** `asWebviewUri` of media/resetPreview/main.js and preview.css, as strings, with the CSP source and nonce. */
+export type ResetPreviewHtmlParts = WebviewPageParts;
 
-export function resetPreviewHtml({ cspSource, scriptUri, styleUri, nonce }: ResetPreviewHtmlParts): string {
-  assertAttributeSafe('reset preview', { scriptUri, styleUri, nonce });
-  const csp = contentSecurityPolicy(cspSource, nonce);
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-  <meta charset="UTF-8">
-  <meta http-equiv="Content-Security-Policy" content="${csp}">
-  <meta name="viewport" content="width=device-width, initial-scale=1.0">
-  <link rel="stylesheet" href="${styleUri}">
-  <title>Reset offsets preview</title>
-</head>
-<body>
-  <header>
+export function resetPreviewHtml(parts: ResetPreviewHtmlParts): string {
+  return webviewPage('reset preview', 'Reset offsets preview', parts, `  <header>
     <h1 id="title">Reset offsets</h1>
     <dl id="summary"></dl>
   </header>
@@ -50,9 +32,5 @@ export function resetPreviewHtml({ cspSource, scriptUri, styleUri, nonce }: Rese
       <thead><tr><th>Topic</th><th class="num">Partition</th><th>Status</th></tr></thead>
       <tbody></tbody>
     </table>
-  </section>
-  <script nonce="${nonce}" src="${scriptUri}"></script>
-</body>
-</html>
-`;
+  </section>`);
 }

@@ -25,3 +25,34 @@ export function assertAttributeSafe(page: string, values: Record<string, string>
     }
   }
 }
+
+/** What a page needs from the host: `webview.cspSource`, the `asWebviewUri` strings of its script and stylesheet, a nonce. */
+export interface WebviewPageParts {
+  cspSource: string;
+  scriptUri: string;
+  styleUri: string;
+  nonce: string;
+}
+
+/**
+ * A whole page: the CSP, the one stylesheet, the static body and the one script, loaded by nonce.
+ * `body` is the page's own markup, never data: data arrives as messages and is set as text.
+ */
+export function webviewPage(page: string, title: string, { cspSource, scriptUri, styleUri, nonce }: WebviewPageParts, body: string): string {
+  assertAttributeSafe(page, { scriptUri, styleUri, nonce });
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="UTF-8">
+  <meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(cspSource, nonce)}">
+  <meta name="viewport" content="width=device-width, initial-scale=1.0">
+  <link rel="stylesheet" href="${styleUri}">
+  <title>${title}</title>
+</head>
+<body>
+${body}
+  <script nonce="${nonce}" src="${scriptUri}"></script>
+</body>
+</html>
+`;
+}
