@@ -45,6 +45,12 @@ export interface PartitionOffsets extends TopicPartition {
   lastStableOffset?: number | null;
   /** logEndOffset - committedOffset, or null when either is missing. */
   lag: number | null;
+  /** lastStableOffset - committedOffset, for read_committed groups (the client's own lag metric). */
+  lastStableLag?: number | null;
+  /** True when everything between the committed offset and the group's end (LSO for read_committed, else HW) is transaction markers. */
+  markerOnlyLag?: boolean;
+  /** Offset a transactional producer sent for this partition, waiting for its transaction to end. */
+  pendingTransactionalOffset?: number | null;
   /** Member that owns the partition in the current assignment, if any. */
   ownerMemberId?: string | null;
 }
@@ -77,10 +83,14 @@ export interface GroupSummary {
   totalLag: number | null;
   /** A load error for this one group; the rest of the tree still loads. */
   error?: string;
+  /** Partitions with transactional offsets waiting for their transaction to end, when known. */
+  pendingTransactionalPartitions?: number;
 }
 
 export interface GroupDetail extends GroupSummary {
   leaderId: string | null;
+  /** isolation.level of the group's consumers, when known (the simulator knows; a real cluster does not say). */
+  isolationLevel?: 'read_uncommitted' | 'read_committed';
   members: Member[];
   /** Every partition the group owns or has committed, one row each. */
   offsets: PartitionOffsets[];

@@ -34,6 +34,8 @@ export interface CommittedOffset {
   leaderEpoch: number;
   metadata: string;
   commitTimestamp: number;
+  /** Position of the commit record in `__consumer_offsets`: a transactional commit loses to a later plain one. */
+  recordOffset?: number;
 }
 
 export class ClassicGroupMember {

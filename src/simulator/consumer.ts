@@ -14,6 +14,7 @@ import { FATAL_JOIN_ERRORS, type KafkaErrorCode } from './errors';
 import type { EventLog } from './eventLog';
 import type { DataWaiter, PartitionLog } from './partitionLog';
 import { partitionsMinus, TopicPartitionSet } from './topicPartitionSet';
+import type { IsolationLevel } from './transactionIndex';
 import type { HeartbeatResponse, JoinGroupResponse, OffsetCommitRequest, SyncGroupResponse } from './protocol';
 
 export interface ConsumerConfig {
@@ -32,6 +33,8 @@ export interface ConsumerConfig {
   enableAutoCommit: boolean;
   autoCommitIntervalMs: number;
   autoOffsetReset: 'earliest' | 'latest';
+  /** isolation.level: read_committed stops at the last stable offset and skips aborted records. */
+  isolationLevel: IsolationLevel;
   /** How long a poll waits when nothing is fetchable (fetch.max.wait.ms). */
   fetchMaxWaitMs: number;
   /** retry.backoff.ms */
@@ -49,6 +52,7 @@ export const CONSUMER_DEFAULTS = {
   enableAutoCommit: true,
   autoCommitIntervalMs: 5000,
   autoOffsetReset: 'latest' as const,
+  isolationLevel: 'read_uncommitted' as IsolationLevel,
   fetchMaxWaitMs: 500,
   retryBackoffMs: 100,
 };
@@ -159,6 +163,16 @@ export class SimulatedConsumer {
     return this.generationId;
   }
 
+  /** Next offset to fetch per owned partition (-1 until the committed offset has been fetched). */
+  get positions(): Array<TopicPartition & { position: number }> {
+    return this.owned.map(({ topic, partition, position }) => ({ topic, partition, position }));
+  }
+
+  /** consumer.groupMetadata(), as a transactional producer's sendOffsetsToTransaction carries it. */
+  get groupMetadata(): { groupId: string; generationId: number; memberId: string; groupInstanceId: string | null } {
+    return { groupId: this.config.groupId, generationId: this.generationId, memberId: this.memberId, groupInstanceId: this.config.groupInstanceId };
+  }
+
   get isRunning(): boolean {
     return this.status === 'running';
   }
@@ -200,6 +214,18 @@ export class SimulatedConsumer {
   crash(): void {
     this.requireRunning('crash');
     this.halt('crashed');
+  }
+
+  /**
+   * Seeks every owned partition back to the group's committed offset, as an exactly-once application
+   * does after aborting a transaction so the aborted input is processed again.
+   */
+  seekToCommitted(): void {
+    this.requireRunning('seek');
+    for (const p of this.owned) {
+      p.position = -1;
+    }
+    this.fetchCommittedPositions(this.assignment);
   }
 
   /** The poll loop stalls (slow processing) for `durationMs`. */
@@ -315,7 +341,10 @@ export class SimulatedConsumer {
     }
   }
 
-  /** Takes up to max.poll.records from the owned partitions, round-robin; returns how many. */
+  /**
+   * Takes up to max.poll.records from the owned partitions, round-robin; returns how many. Control
+   * markers (and, read_committed, aborted batches) move the position without counting as records.
+   */
   private fetch(): number {
     const owned = this.owned;
     const n = owned.length;
@@ -329,13 +358,10 @@ export class SimulatedConsumer {
       if (p.position < p.log.logStartOffset) {
         p.position = this.resetPosition(p.log);
       }
-      const available = p.log.highWatermark - p.position;
-      if (available > 0) {
-        const take = available < budget ? available : budget;
-        p.position += take;
-        budget -= take;
-        taken += take;
-      }
+      const read = p.log.read(p.position, budget, this.config.isolationLevel);
+      p.position = read.nextPosition;
+      budget -= read.records;
+      taken += read.records;
     }
     if (n > 0) {
       this.fetchCursor = (this.fetchCursor + 1) % n;
@@ -343,8 +369,12 @@ export class SimulatedConsumer {
     return taken;
   }
 
+  /** ListOffsets(latest) answers the LSO to a read_committed consumer, the HW otherwise. */
   private resetPosition(log: PartitionLog): number {
-    return this.config.autoOffsetReset === 'earliest' ? log.logStartOffset : log.highWatermark;
+    if (this.config.autoOffsetReset === 'earliest') {
+      return log.logStartOffset;
+    }
+    return this.config.isolationLevel === 'read_committed' ? log.lastStableOffset : log.highWatermark;
   }
 
   // ---------------------------------------------------------------- heartbeat thread
@@ -683,18 +713,29 @@ export class SimulatedConsumer {
           }
           byPartition.set(p.partition, p);
         }
+        const unstable: TopicPartition[] = [];
         for (const topic of response.topics) {
           for (const p of topic.partitions) {
             const target = owned.get(topic.name)?.get(p.partition);
-            if (target && target.position < 0) {
+            if (target && p.errorCode === 'UNSTABLE_OFFSET_COMMIT') {
+              // A transaction's offsets await their marker: retry after retry.backoff.ms.
+              unstable.push({ topic: topic.name, partition: p.partition });
+            } else if (target && target.position < 0) {
               target.position = p.committedOffset >= 0 ? p.committedOffset : this.resetPosition(target.log);
               target.lastCommitted = p.committedOffset;
             }
           }
         }
+        if (unstable.length > 0) {
+          this.env.clock.schedule(this.config.retryBackoffMs, this.guard<void>(() => this.fetchCommittedPositions(unstable.filter((tp) => this.ownsUnpositioned(tp)))));
+        }
         this.wakeFromIdle();
       }),
     );
+  }
+
+  private ownsUnpositioned(tp: TopicPartition): boolean {
+    return this.owned.some((p) => p.topic === tp.topic && p.partition === tp.partition && p.position < 0);
   }
 
   // ---------------------------------------------------------------- commits

@@ -25,6 +25,8 @@ export interface ConsumerSpec {
   clientHost?: string;
   /** auto.offset.reset for partitions without a committed offset; Kafka's default is "latest". */
   autoOffsetReset?: 'earliest' | 'latest';
+  /** isolation.level; Kafka's default is "read_uncommitted". read_committed reads up to the last stable offset. */
+  isolationLevel?: 'read_uncommitted' | 'read_committed';
   /** enable.auto.commit; default true. */
   enableAutoCommit?: boolean;
   /** auto.commit.interval.ms; default 5000. */

@@ -33,9 +33,12 @@ import type {
   Respond,
   SyncGroupRequest,
   SyncGroupResponse,
+  TxnOffsetCommitRequest,
 } from './protocol';
 import type { SeededRandom } from './random';
 import { partitionsMinus } from './topicPartitionSet';
+import { PendingTransactionalOffsets, type PendingOffset, type PendingPartition } from './transactionalOffsets';
+import type { TransactionResult } from './transactionIndex';
 
 export interface CoordinatorConfig {
   /** group.initial.rebalance.delay.ms */
@@ -97,6 +100,10 @@ function isProtocolInconsistent(requested: string | null, current: string | null
 export class GroupCoordinator {
   readonly config: CoordinatorConfig;
   private readonly groups = new Map<string, ClassicGroup>();
+  /** TxnOffsetCommit offsets waiting for their transaction's marker. */
+  readonly pendingOffsets = new PendingTransactionalOffsets();
+  /** Next record offset in `__consumer_offsets`, shared by plain and transactional commits. */
+  private nextRecordOffset = 0;
   private cleanupTask: ScheduledTask | null = null;
 
   constructor(
@@ -716,6 +723,50 @@ export class GroupCoordinator {
   // ---------------------------------------------------------------- offsets
 
   offsetCommit(request: OffsetCommitRequest, respond: Respond<OffsetCommitResponse>): void {
+    this.commitOffsets(request, false, respond, (group, topic, partition, value) => {
+      const previous = group.committed(topic, partition);
+      group.commit(topic, partition, value);
+      return !previous || previous.offset !== value.offset || previous.metadata !== value.metadata;
+    });
+  }
+
+  /** sendOffsetsToTransaction: the offsets stay pending for the producer until its transaction ends. */
+  txnOffsetCommit(request: TxnOffsetCommitRequest, respond: Respond<OffsetCommitResponse>): void {
+    this.commitOffsets(request, true, respond, (group, topic, partition, value) => {
+      this.pendingOffsets.add(group.groupId, request.producerId, topic, partition, value);
+      return false;
+    });
+  }
+
+  /**
+   * The transaction marker reaching the group (WriteTxnMarkers): COMMIT materializes the producer's
+   * pending offsets unless a later plain commit has a higher record offset; ABORT drops them.
+   */
+  completeTransaction(groupId: string, producerId: number, result: TransactionResult): void {
+    const materialized = this.pendingOffsets.take(groupId, producerId, result);
+    const group = this.groups.get(groupId);
+    if (!group || group.is('Dead')) {
+      return;
+    }
+    const won = materialized.filter(({ topic, partition, value }: PendingPartition) => {
+      const existing = group.committed(topic, partition);
+      if (existing && (existing.recordOffset ?? -1) > value.recordOffset) {
+        return false;
+      }
+      group.commit(topic, partition, value);
+      return true;
+    });
+    if (won.length > 0) {
+      this.emit(group, 'offsets-committed', { cause: `${won.length} offset(s) committed by transactional producer ${producerId}` });
+    }
+  }
+
+  private commitOffsets(
+    request: OffsetCommitRequest,
+    transactional: boolean,
+    respond: Respond<OffsetCommitResponse>,
+    store: (group: ClassicGroup, topic: string, partition: number, value: PendingOffset) => boolean,
+  ): void {
     const reply = this.responder(respond);
     let group = this.groups.get(request.groupId);
     if (!group) {
@@ -726,7 +777,7 @@ export class GroupCoordinator {
       // Admin tools and manual assignment commit with generation -1: that creates a "simple" group.
       group = this.createGroup(request.groupId);
     }
-    const error = this.validateOffsetCommit(group, request);
+    const error = this.validateOffsetCommit(group, request, transactional);
     if (error !== 'NONE') {
       reply(everyPartition(request, error));
       return;
@@ -744,11 +795,10 @@ export class GroupCoordinator {
         } else if (!this.partitionExists(topic.name, p.partition)) {
           errorCode = 'UNKNOWN_TOPIC_OR_PARTITION';
         } else {
-          const previous = group.committed(topic.name, p.partition);
-          if (!previous || previous.offset !== p.offset || previous.metadata !== metadata) {
+          const value = { offset: p.offset, leaderEpoch: p.leaderEpoch ?? -1, metadata, commitTimestamp: now, recordOffset: this.nextRecordOffset++ };
+          if (store(group, topic.name, p.partition, value)) {
             changed++;
           }
-          group.commit(topic.name, p.partition, { offset: p.offset, leaderEpoch: p.leaderEpoch ?? -1, metadata, commitTimestamp: now });
         }
         partitions.push({ partition: p.partition, errorCode });
       }
@@ -770,8 +820,8 @@ export class GroupCoordinator {
     reply(response);
   }
 
-  /** ClassicGroup.validateOffsetCommit for a non-transactional commit. */
-  private validateOffsetCommit(group: ClassicGroup, request: OffsetCommitRequest): KafkaErrorCode {
+  /** ClassicGroup.validateOffsetCommit. */
+  private validateOffsetCommit(group: ClassicGroup, request: OffsetCommitRequest, transactional: boolean): KafkaErrorCode {
     if (group.is('Dead')) {
       return 'COORDINATOR_NOT_AVAILABLE';
     }
@@ -786,11 +836,12 @@ export class GroupCoordinator {
       if (request.generationId !== group.generationId) {
         return 'ILLEGAL_GENERATION';
       }
-    } else if (!group.is('Empty')) {
+    } else if (!transactional && !group.is('Empty')) {
       return 'UNKNOWN_MEMBER_ID';
     }
-    // In PreparingRebalance commits with the current (old) generation still succeed.
-    return group.is('CompletingRebalance') ? 'REBALANCE_IN_PROGRESS' : 'NONE';
+    // In PreparingRebalance commits with the current (old) generation still succeed; a transactional
+    // commit is not blocked by CompletingRebalance either.
+    return !transactional && group.is('CompletingRebalance') ? 'REBALANCE_IN_PROGRESS' : 'NONE';
   }
 
   offsetFetch(request: OffsetFetchRequest, respond: Respond<OffsetFetchResponse>): void {
@@ -799,28 +850,19 @@ export class GroupCoordinator {
     const response: OffsetFetchResponse = { errorCode: 'NONE', topics: [] };
     if (!group || group.is('Dead')) {
       response.topics = (request.topics ?? []).map((t) => ({ name: t.name, partitions: t.partitions.map(missing) }));
-    } else if (request.topics === null) {
-      for (const [name, partitions] of group.offsets) {
-        response.topics.push({
-          name,
-          partitions: [...partitions.entries()].map(([partition, c]) => ({
-            partition,
-            committedOffset: c.offset,
-            committedLeaderEpoch: c.leaderEpoch,
-            metadata: c.metadata,
-            errorCode: 'NONE',
-          })),
-        });
-      }
-    } else {
-      response.topics = request.topics.map((t) => ({
-        name: t.name,
-        partitions: t.partitions.map((partition) => {
-          const c = group.committed(t.name, partition);
-          return c ? { partition, committedOffset: c.offset, committedLeaderEpoch: c.leaderEpoch, metadata: c.metadata, errorCode: 'NONE' } : missing(partition);
-        }),
-      }));
+      this.deliver(respond, response);
+      return;
     }
+    const fetched = (topic: string, partition: number): OffsetFetchPartition => {
+      // With requireStable a partition whose offset waits for a transaction marker must be fetched again.
+      if (request.requireStable && this.pendingOffsets.isPending(group.groupId, topic, partition)) {
+        return { ...missing(partition), errorCode: 'UNSTABLE_OFFSET_COMMIT' };
+      }
+      const c = group.committed(topic, partition);
+      return c ? { partition, committedOffset: c.offset, committedLeaderEpoch: c.leaderEpoch, metadata: c.metadata, errorCode: 'NONE' } : missing(partition);
+    };
+    const requested = request.topics ?? [...group.offsets].map(([name, partitions]) => ({ name, partitions: [...partitions.keys()] }));
+    response.topics = requested.map((t) => ({ name: t.name, partitions: t.partitions.map((partition) => fetched(t.name, partition)) }));
     this.deliver(respond, response);
   }
 
@@ -917,6 +959,7 @@ export class GroupCoordinator {
     this.clock.cancel(group.joinTimer);
     this.clock.cancel(group.syncTimer);
     group.offsets.clear();
+    this.pendingOffsets.deleteGroup(group.groupId);
     const from = group.state;
     group.transitionTo('Dead', this.clock.now);
     this.groups.delete(group.groupId);
@@ -964,7 +1007,8 @@ export class GroupCoordinator {
           }
         }
       }
-      if (group.is('Empty') && !group.hasOffsets() && group.size === 0) {
+      // A group with an open transaction's offsets stays (OffsetMetadataManager.cleanupExpiredOffsets).
+      if (group.is('Empty') && !group.hasOffsets() && group.size === 0 && !this.pendingOffsets.hasGroup(group.groupId)) {
         this.deleteGroup(group, 'every offset expired and the group is empty');
       }
     }

@@ -1,9 +1,36 @@
 /** Builds the model's GroupSummary / GroupDetail from a simulation, as DescribeGroups + OffsetFetch + ListOffsets would. */
 import type { GroupDetail, GroupSummary, PartitionOffsets } from '../model/types';
 import type { Simulation } from './simulation';
+import type { IsolationLevel } from './transactionIndex';
 
 function tpOrder(a: { topic: string; partition: number }, b: { topic: string; partition: number }): number {
   return a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition;
+}
+
+/** The isolation level of the group's running consumers: read_committed only when all of them use it. */
+function groupIsolation(sim: Simulation, groupId: string): IsolationLevel | undefined {
+  const running = sim.listConsumers(groupId).filter((c) => c.status === 'running' || c.status === 'paused');
+  if (running.length === 0) {
+    return undefined;
+  }
+  return running.every((c) => sim.consumer(c.handle).config.isolationLevel === 'read_committed') ? 'read_committed' : 'read_uncommitted';
+}
+
+/** Adds the LSO, the lag against it (read_committed) and whether only transaction markers are left. */
+function addTransactionalOffsets(sim: Simulation, r: PartitionOffsets, isolation: IsolationLevel | undefined): void {
+  const log = sim.cluster.partition(r.topic, r.partition);
+  if (!log) {
+    return;
+  }
+  r.lastStableOffset = log.lastStableOffset;
+  if (r.committedOffset === null) {
+    return;
+  }
+  const end = isolation === 'read_committed' ? log.lastStableOffset : log.highWatermark;
+  if (isolation === 'read_committed') {
+    r.lastStableLag = Math.max(0, end - r.committedOffset);
+  }
+  r.markerOnlyLag = end > r.committedOffset && log.visibleRecords(r.committedOffset, end, 'read_uncommitted') === 0;
 }
 
 export function describeSimGroup(sim: Simulation, groupId: string): GroupDetail {
@@ -42,6 +69,11 @@ export function describeSimGroup(sim: Simulation, groupId: string): GroupDetail 
       }
     }
   }
+  const pending = sim.coordinator.pendingOffsets.list(groupId).sort((a, b) => a.value.recordOffset - b.value.recordOffset);
+  for (const p of pending) {
+    row(p.topic, p.partition).pendingTransactionalOffset = p.value.offset;
+  }
+  const isolation = groupIsolation(sim, groupId);
   let totalLag: number | null = null;
   const offsets = [...rows.values()].sort(tpOrder);
   for (const r of offsets) {
@@ -49,6 +81,7 @@ export function describeSimGroup(sim: Simulation, groupId: string): GroupDetail 
       r.lag = Math.max(0, r.logEndOffset - r.committedOffset);
       totalLag = (totalLag ?? 0) + r.lag;
     }
+    addTransactionalOffsets(sim, r, isolation);
   }
   return {
     groupId,
@@ -60,7 +93,9 @@ export function describeSimGroup(sim: Simulation, groupId: string): GroupDetail 
     coordinator: { ...sim.cluster.coordinatorFor(groupId) },
     memberCount: described.members.length,
     totalLag,
+    ...(pending.length > 0 ? { pendingTransactionalPartitions: new Set(pending.map((p) => `${p.topic}\u0000${p.partition}`)).size } : {}),
     leaderId: group?.leaderId ?? null,
+    ...(isolation ? { isolationLevel: isolation } : {}),
     members: described.members.map((m) => ({
       memberId: m.memberId,
       groupInstanceId: m.groupInstanceId,
@@ -79,7 +114,7 @@ export function listSimGroups(sim: Simulation): GroupSummary[] {
     .groupIds()
     .sort()
     .map((id) => {
-      const { members: _members, offsets: _offsets, leaderId: _leaderId, ...summary } = describeSimGroup(sim, id);
+      const { members: _members, offsets: _offsets, leaderId: _leaderId, isolationLevel: _isolationLevel, ...summary } = describeSimGroup(sim, id);
       return summary;
     });
 }

@@ -3,6 +3,8 @@
  * baseOffsets[i] and carries timestamp timestamps[i]; it ends where batch i+1 starts (or at the
  * high watermark). A million records appended in one call cost one slot.
  */
+import { TransactionIndex, type IsolationLevel, type ReadResult, type TransactionResult } from './transactionIndex';
+
 /** Something waiting for data, like a consumer blocked in poll(). Woken once per registration. */
 export interface DataWaiter {
   onData(): void;
@@ -17,6 +19,7 @@ export class PartitionLog {
   private firstLiveBatch = 0;
   private hw = 0;
   private startOffset = 0;
+  private readonly transactions = new TransactionIndex();
 
   get highWatermark(): number {
     return this.hw;
@@ -24,6 +27,51 @@ export class PartitionLog {
 
   get logStartOffset(): number {
     return this.startOffset;
+  }
+
+  /** First offset of the earliest open transaction if it is below the HW, else the HW (UnifiedLog.lastStableOffset). */
+  get lastStableOffset(): number {
+    const firstUnstable = this.transactions.firstUnstableOffset();
+    return firstUnstable !== null && firstUnstable < this.hw ? firstUnstable : this.hw;
+  }
+
+  /** Number of aborted transactions in the aborted-transaction index. */
+  get abortedTransactions(): number {
+    return this.transactions.abortedTransactions;
+  }
+
+  /** Appends `count` records in `producerId`'s transaction (opening it here on its first batch); returns the base offset. */
+  appendTransactional(producerId: number, count: number, timestamp: number): number {
+    if (!Number.isInteger(count) || count < 1) {
+      throw new Error(`Transactional record count must be a positive integer, got ${count}`);
+    }
+    const base = this.append(count, timestamp);
+    this.transactions.recordBatch(producerId, base, base + count);
+    return base;
+  }
+
+  /** Writes the COMMIT or ABORT control marker that ends `producerId`'s transaction; it occupies one offset. */
+  writeControlMarker(producerId: number, result: TransactionResult, timestamp: number): number {
+    const offset = this.hw;
+    // Throws before anything is appended when the producer has no transaction open here.
+    this.transactions.recordMarker(producerId, result, offset);
+    this.append(1, timestamp);
+    return offset;
+  }
+
+  /**
+   * A fetch from `position`: read_committed stops at the LSO and skips aborted batches, both skip
+   * control markers. Returns the records the application sees and the position after them.
+   */
+  read(position: number, maxRecords: number, isolation: IsolationLevel): ReadResult {
+    const end = isolation === 'read_committed' ? this.lastStableOffset : this.hw;
+    return this.transactions.read(Math.max(position, this.startOffset), end, maxRecords, isolation);
+  }
+
+  /** Records the application would see in [from, to) at this isolation level (to is capped at its end). */
+  visibleRecords(from: number, to: number, isolation: IsolationLevel): number {
+    const end = Math.min(to, isolation === 'read_committed' ? this.lastStableOffset : this.hw);
+    return this.transactions.read(Math.max(from, this.startOffset), end, Infinity, isolation).records;
   }
 
   /** Number of stored batches (for memory accounting). */
@@ -98,6 +146,7 @@ export class PartitionLog {
       this.firstLiveBatch++;
       this.startOffset = this.firstLiveBatch < this.batchCount ? this.baseOffsets[this.firstLiveBatch] : this.hw;
     }
+    this.transactions.truncateBefore(this.startOffset);
     if (this.firstLiveBatch > 1024 && this.firstLiveBatch * 2 > this.batchCount) {
       this.compact();
     }

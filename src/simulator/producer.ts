@@ -1,5 +1,6 @@
 import type { VirtualClock, ScheduledTask } from './clock';
 import type { SimTopic } from './cluster';
+import type { PartitionLog } from './partitionLog';
 
 export interface ProducerConfig {
   recordsPerSecond: number;
@@ -85,6 +86,11 @@ export class SimulatedProducer {
 
 /** Appends `records` at once: to one partition, or spread evenly over all of them. */
 export function produceRecords(topic: SimTopic, records: number, timestamp: number, partition?: number): void {
+  forEachShare(topic, records, partition, (log, share) => log.append(share, timestamp));
+}
+
+/** Splits `records` over one partition, or evenly over the topic's partitions, with clear errors for bad input. */
+export function forEachShare(topic: SimTopic, records: number, partition: number | undefined, write: (log: PartitionLog, share: number) => void): void {
   if (!Number.isInteger(records) || records < 1) {
     throw new Error(`records must be a positive integer, got ${records}`);
   }
@@ -93,14 +99,14 @@ export function produceRecords(topic: SimTopic, records: number, timestamp: numb
     if (!log) {
       throw new Error(`Topic "${topic.name}" has no partition ${partition} (it has ${topic.partitions.length})`);
     }
-    log.append(records, timestamp);
+    write(log, records);
     return;
   }
   const n = topic.partitions.length;
   topic.partitions.forEach((log, p) => {
     const share = Math.floor(records / n) + (p < records % n ? 1 : 0);
     if (share > 0) {
-      log.append(share, timestamp);
+      write(log, share);
     }
   });
 }

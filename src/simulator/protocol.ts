@@ -130,6 +130,12 @@ export interface OffsetCommitRequest {
   topics: Array<{ name: string; partitions: OffsetCommitPartition[] }>;
 }
 
+/** TxnOffsetCommit: a transactional producer's sendOffsetsToTransaction, carrying the consumer's group metadata. */
+export interface TxnOffsetCommitRequest extends OffsetCommitRequest {
+  transactionalId: string;
+  producerId: number;
+}
+
 export interface OffsetCommitResponse {
   topics: Array<{ name: string; partitions: Array<{ partition: number; errorCode: KafkaErrorCode }> }>;
 }

@@ -33,6 +33,16 @@ function startProducer(sim: Simulation, producer: ScenarioProducer, index: numbe
   sim.startProducer({ topic: producer.topic, recordsPerSecond: producer.recordsPerSecond, durationMs: producer.durationMs }, handle);
 }
 
+/** The consume-process-produce step: the consumer's positions and group metadata go into the transaction. */
+function sendConsumerOffsets(sim: Simulation, transactionalId: string, consumerHandle: string): void {
+  const consumer = sim.consumer(consumerHandle);
+  const offsets = consumer.positions.filter((p) => p.position >= 0).map(({ topic, partition, position }) => ({ topic, partition, offset: position }));
+  if (offsets.length === 0) {
+    throw new Error(`consumer "${consumerHandle}" has no fetched positions to send (is it assigned and running?)`);
+  }
+  sim.transactionalProducer(transactionalId).sendOffsetsToTransaction(offsets, consumer.groupMetadata);
+}
+
 function perform(sim: Simulation, action: ScenarioAction, where: string): void {
   switch (action.type) {
     case 'join': {
@@ -60,6 +70,25 @@ function perform(sim: Simulation, action: ScenarioAction, where: string): void {
       return;
     case 'stopProducer':
       sim.stopProducer(action.producer);
+      return;
+    case 'beginTransaction':
+      // The first use of a transactional.id is its initTransactions().
+      sim.initTransactionsOnce(action.transactionalId).beginTransaction();
+      return;
+    case 'produceTransactional':
+      sim.transactionalProducer(action.transactionalId).send(action.topic, action.records, action.partition);
+      return;
+    case 'sendOffsetsToTransaction':
+      sendConsumerOffsets(sim, action.transactionalId, action.consumer);
+      return;
+    case 'commitTransaction':
+      sim.transactionalProducer(action.transactionalId).commitTransaction();
+      return;
+    case 'abortTransaction':
+      sim.transactionalProducer(action.transactionalId).abortTransaction();
+      if (action.rewindConsumer !== undefined) {
+        sim.consumer(action.rewindConsumer).seekToCommitted();
+      }
       return;
     case 'commit': {
       const byTopic = new Map<string, Array<{ partition: number; offset: number; metadata?: string }>>();

@@ -32,7 +32,12 @@ export type ScenarioAction =
   | { atMs: number; type: 'produce'; topic: string; records: number; partition?: number }
   | { atMs: number; type: 'commit'; groupId: string; offsets: ScenarioOffset[] }
   | { atMs: number; type: 'startProducer'; producer: ScenarioProducer }
-  | { atMs: number; type: 'stopProducer'; producer: string };
+  | { atMs: number; type: 'stopProducer'; producer: string }
+  | { atMs: number; type: 'beginTransaction' | 'commitTransaction'; transactionalId: string }
+  /** `rewindConsumer` seeks that consumer back to its committed offsets, so the aborted input is read again. */
+  | { atMs: number; type: 'abortTransaction'; transactionalId: string; rewindConsumer?: string }
+  | { atMs: number; type: 'produceTransactional'; transactionalId: string; topic: string; records: number; partition?: number }
+  | { atMs: number; type: 'sendOffsetsToTransaction'; transactionalId: string; consumer: string };
 
 export interface ScenarioTopic {
   name: string;
@@ -69,7 +74,10 @@ export class ScenarioValidationError extends Error {
 }
 
 const ASSIGNORS: readonly AssignorName[] = ['range', 'roundrobin', 'sticky', 'cooperative-sticky'];
-const ACTION_TYPES = ['join', 'leave', 'crash', 'pause', 'restart', 'produce', 'commit', 'startProducer', 'stopProducer'] as const;
+const ACTION_TYPES = [
+  'join', 'leave', 'crash', 'pause', 'restart', 'produce', 'commit', 'startProducer', 'stopProducer',
+  'beginTransaction', 'produceTransactional', 'sendOffsetsToTransaction', 'commitTransaction', 'abortTransaction',
+] as const;
 const MAX_DURATION_MS = 30 * 24 * 3600 * 1000;
 
 type Json = Record<string, unknown>;
@@ -158,12 +166,15 @@ class Checker {
 const CONSUMER_KEYS = [
   'id', 'groupId', 'clientId', 'groupInstanceId', 'topics', 'assignors', 'sessionTimeoutMs', 'heartbeatIntervalMs',
   'maxPollIntervalMs', 'processingTimeMs', 'maxPollRecords', 'clientHost', 'autoOffsetReset', 'enableAutoCommit', 'autoCommitIntervalMs',
+  'isolationLevel',
 ] as const;
 
 interface Context {
   topics: Map<string, number>;
   consumerIds: Set<string>;
   producerIds: Set<string>;
+  /** Transactional ids with a transaction open at this point of the (time-ordered) check. */
+  openTransactions: Set<string>;
 }
 
 function checkConsumer(c: Checker, value: unknown, path: string, ctx: Context): void {
@@ -212,6 +223,7 @@ function checkConsumer(c: Checker, value: unknown, path: string, ctx: Context): 
   c.number(obj, 'processingTimeMs', path, { optional: true, min: 0 });
   c.string(obj, 'clientHost', path, true);
   c.oneOf(obj, 'autoOffsetReset', path, ['earliest', 'latest'] as const, true);
+  c.oneOf(obj, 'isolationLevel', path, ['read_uncommitted', 'read_committed'] as const, true);
   if (obj.enableAutoCommit !== undefined && typeof obj.enableAutoCommit !== 'boolean') {
     c.fail(`${path}.enableAutoCommit`, 'true or false', obj.enableAutoCommit);
   }
@@ -245,10 +257,41 @@ function checkTopicRef(c: Checker, obj: Json, path: string, ctx: Context): numbe
   return ctx.topics.get(topic);
 }
 
-function checkConsumerRef(c: Checker, obj: Json, path: string, ctx: Context): void {
-  const id = obj.consumer;
+function checkConsumerRef(c: Checker, obj: Json, path: string, ctx: Context, key = 'consumer'): void {
+  const id = obj[key];
   if (typeof id !== 'string' || !ctx.consumerIds.has(id)) {
-    c.fail(`${path}.consumer`, `the id of a consumer declared in consumers or joined by an earlier action (${[...ctx.consumerIds].join(', ')})`, id);
+    c.fail(`${path}.${key}`, `the id of a consumer declared in consumers or joined by an earlier action (${[...ctx.consumerIds].join(', ')})`, id);
+  }
+}
+
+/** `topic`, `records` and an optional `partition` of that topic. */
+function checkRecords(c: Checker, obj: Json, path: string, ctx: Context): void {
+  const partitions = checkTopicRef(c, obj, path, ctx);
+  c.number(obj, 'records', path, { min: 1, integer: true });
+  if (partitions !== undefined) {
+    c.number(obj, 'partition', path, { optional: true, max: partitions - 1, integer: true });
+  }
+}
+
+/** A transactional action must find its transaction open (or, for beginTransaction, closed) at its time. */
+function checkTransaction(c: Checker, obj: Json, path: string, ctx: Context, type: string): void {
+  const id = c.string(obj, 'transactionalId', path);
+  if (id === undefined) {
+    return;
+  }
+  const open = ctx.openTransactions.has(id);
+  if (type === 'beginTransaction') {
+    if (open) {
+      c.issues.push(`${path}: transactional producer "${id}" already has a transaction in progress (commit or abort it first)`);
+    }
+    ctx.openTransactions.add(id);
+    return;
+  }
+  if (!open) {
+    c.issues.push(`${path}: transactional producer "${id}" has no transaction in progress (add a beginTransaction action before it)`);
+  }
+  if (type === 'commitTransaction' || type === 'abortTransaction') {
+    ctx.openTransactions.delete(id);
   }
 }
 
@@ -275,15 +318,32 @@ function checkAction(c: Checker, value: unknown, path: string, ctx: Context): vo
       checkConsumerRef(c, obj, path, ctx);
       c.number(obj, 'durationMs', path, { min: 1 });
       break;
-    case 'produce': {
+    case 'produce':
       c.unknownKeys(obj, path, ['atMs', 'type', 'topic', 'records', 'partition']);
-      const partitions = checkTopicRef(c, obj, path, ctx);
-      c.number(obj, 'records', path, { min: 1, integer: true });
-      if (partitions !== undefined) {
-        c.number(obj, 'partition', path, { optional: true, max: partitions - 1, integer: true });
+      checkRecords(c, obj, path, ctx);
+      break;
+    case 'beginTransaction':
+    case 'commitTransaction':
+      c.unknownKeys(obj, path, ['atMs', 'type', 'transactionalId']);
+      checkTransaction(c, obj, path, ctx, type);
+      break;
+    case 'abortTransaction':
+      c.unknownKeys(obj, path, ['atMs', 'type', 'transactionalId', 'rewindConsumer']);
+      checkTransaction(c, obj, path, ctx, type);
+      if (obj.rewindConsumer !== undefined) {
+        checkConsumerRef(c, obj, path, ctx, 'rewindConsumer');
       }
       break;
-    }
+    case 'produceTransactional':
+      c.unknownKeys(obj, path, ['atMs', 'type', 'transactionalId', 'topic', 'records', 'partition']);
+      checkTransaction(c, obj, path, ctx, type);
+      checkRecords(c, obj, path, ctx);
+      break;
+    case 'sendOffsetsToTransaction':
+      c.unknownKeys(obj, path, ['atMs', 'type', 'transactionalId', 'consumer']);
+      checkTransaction(c, obj, path, ctx, type);
+      checkConsumerRef(c, obj, path, ctx);
+      break;
     case 'commit': {
       c.unknownKeys(obj, path, ['atMs', 'type', 'groupId', 'offsets']);
       c.string(obj, 'groupId', path);
@@ -353,7 +413,7 @@ export function validateScenario(value: unknown): Scenario {
       }
     }
   }
-  const ctx: Context = { topics: new Map(), consumerIds: new Set(), producerIds: new Set() };
+  const ctx: Context = { topics: new Map(), consumerIds: new Set(), producerIds: new Set(), openTransactions: new Set() };
   const topics = c.array(root.topics, 'scenario.topics');
   topics?.forEach((t, i) => {
     const path = `scenario.topics[${i}]`;

@@ -10,6 +10,7 @@ import { CONSUMER_DEFAULTS, SimulatedConsumer, type ConsumerConfig } from './con
 import { EventLog } from './eventLog';
 import { SimulatedProducer, type ProducerConfig } from './producer';
 import { SeededRandom } from './random';
+import { TransactionalProducer } from './transactionalProducer';
 
 export interface SimulationOptions {
   seed?: number;
@@ -37,6 +38,8 @@ export class Simulation implements SimulatorControl {
   readonly coordinator: GroupCoordinator;
   private readonly consumers = new Map<string, SimulatedConsumer>();
   private readonly producers = new Map<string, SimulatedProducer>();
+  private readonly transactionalProducers = new Map<string, TransactionalProducer>();
+  private nextProducerId = 0;
   private consumerSeq = 0;
   private producerSeq = 0;
 
@@ -132,6 +135,40 @@ export class Simulation implements SimulatorControl {
     producer.stop();
   }
 
+  /**
+   * initTransactions() for a transactional.id: the first call allocates a producer id; a later one
+   * (a restarted producer) aborts the transaction the old instance left open, as InitProducerId does.
+   */
+  initTransactions(transactionalId: string): TransactionalProducer {
+    if (typeof transactionalId !== 'string' || transactionalId.length === 0) {
+      throw new Error('transactionalId must be a non-empty string');
+    }
+    const existing = this.transactionalProducers.get(transactionalId);
+    if (existing) {
+      if (existing.inTransaction) {
+        existing.abortTransaction();
+      }
+      return existing;
+    }
+    const producer = new TransactionalProducer(transactionalId, this.nextProducerId++, { clock: this.clock, cluster: this.cluster, coordinator: this.coordinator });
+    this.transactionalProducers.set(transactionalId, producer);
+    return producer;
+  }
+
+  /** The producer for a transactional.id, initialized on first use only (scenarios begin transactions this way). */
+  initTransactionsOnce(transactionalId: string): TransactionalProducer {
+    return this.transactionalProducers.get(transactionalId) ?? this.initTransactions(transactionalId);
+  }
+
+  transactionalProducer(transactionalId: string): TransactionalProducer {
+    const producer = this.transactionalProducers.get(transactionalId);
+    if (!producer) {
+      const known = [...this.transactionalProducers.keys()];
+      throw new Error(`Unknown transactional producer "${transactionalId}"; known: ${known.length ? known.join(', ') : '(none)'}`);
+    }
+    return producer;
+  }
+
   listConsumers(groupId?: string): SimulatedConsumerInfo[] {
     return [...this.consumers.values()].filter((c) => groupId === undefined || c.config.groupId === groupId).map((c) => this.info(c));
   }
@@ -206,6 +243,9 @@ export class Simulation implements SimulatorControl {
     if (spec.autoOffsetReset !== undefined && spec.autoOffsetReset !== 'earliest' && spec.autoOffsetReset !== 'latest') {
       throw new Error(`autoOffsetReset must be "earliest" or "latest", got ${String(spec.autoOffsetReset)}`);
     }
+    if (spec.isolationLevel !== undefined && spec.isolationLevel !== 'read_committed' && spec.isolationLevel !== 'read_uncommitted') {
+      throw new Error(`isolationLevel must be "read_committed" or "read_uncommitted", got ${String(spec.isolationLevel)}`);
+    }
     const sessionTimeoutMs = spec.sessionTimeoutMs ?? CONSUMER_DEFAULTS.sessionTimeoutMs;
     const heartbeatIntervalMs = spec.heartbeatIntervalMs ?? CONSUMER_DEFAULTS.heartbeatIntervalMs;
     if (heartbeatIntervalMs >= sessionTimeoutMs) {
@@ -230,6 +270,7 @@ export class Simulation implements SimulatorControl {
       enableAutoCommit: spec.enableAutoCommit ?? CONSUMER_DEFAULTS.enableAutoCommit,
       autoCommitIntervalMs: spec.autoCommitIntervalMs ?? CONSUMER_DEFAULTS.autoCommitIntervalMs,
       autoOffsetReset: spec.autoOffsetReset ?? CONSUMER_DEFAULTS.autoOffsetReset,
+      isolationLevel: spec.isolationLevel ?? CONSUMER_DEFAULTS.isolationLevel,
       fetchMaxWaitMs: CONSUMER_DEFAULTS.fetchMaxWaitMs,
       retryBackoffMs: CONSUMER_DEFAULTS.retryBackoffMs,
     };

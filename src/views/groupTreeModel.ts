@@ -115,7 +115,8 @@ export function groupDescription(summary: GroupSummary): string {
   if (summary.error) {
     return `${summary.state} · error`;
   }
-  return `${summary.state} · ${plural(summary.memberCount, 'member')} · lag ${formatCount(summary.totalLag)}`;
+  const pending = summary.pendingTransactionalPartitions ? ` · ${plural(summary.pendingTransactionalPartitions, 'pending transactional offset')}` : '';
+  return `${summary.state} · ${plural(summary.memberCount, 'member')} · lag ${formatCount(summary.totalLag)}${pending}`;
 }
 
 function groupContextValue(kind: SourceKind, summary: GroupSummary): string {
@@ -210,9 +211,30 @@ function describeMember(node: MemberNode): NodeDescriptor {
   };
 }
 
-/** "committed 120 · end 150 · lag 30". */
+/**
+ * "committed 120 · end 150 · lag 30"; read_committed groups add the lag against the last stable
+ * offset ("· LSO lag 0"), lag that is only transaction markers says so, and a pending
+ * sendOffsetsToTransaction offset is shown.
+ */
 export function partitionDescription(p: PartitionOffsets): string {
-  return `committed ${formatCount(p.committedOffset)} · end ${formatCount(p.logEndOffset)} · lag ${formatCount(p.lag)}`;
+  const markerNote = (lag: number | null | undefined) =>
+    p.markerOnlyLag && lag ? ` (${lag === 1 ? 'transaction marker only' : 'transaction markers only'})` : '';
+  const parts = [`committed ${formatCount(p.committedOffset)}`, `end ${formatCount(p.logEndOffset)}`];
+  if (p.lastStableLag != null) {
+    parts.push(`lag ${formatCount(p.lag)}`, `LSO lag ${formatCount(p.lastStableLag)}${markerNote(p.lastStableLag)}`);
+  } else {
+    parts.push(`lag ${formatCount(p.lag)}${markerNote(p.lag)}`);
+  }
+  if (p.pendingTransactionalOffset != null) {
+    parts.push(`pending txn ${formatCount(p.pendingTransactionalOffset)}`);
+  }
+  return parts.join(' · ');
+}
+
+/** Behind means records left to read: against the LSO for read_committed groups, and not just markers. */
+function isBehind(p: PartitionOffsets): boolean {
+  const lag = p.lastStableLag ?? p.lag;
+  return lag != null && lag > 0 && !p.markerOnlyLag;
 }
 
 export function partitionLabel(p: { topic: string; partition: number }): string {
@@ -221,7 +243,7 @@ export function partitionLabel(p: { topic: string; partition: number }): string 
 
 function describePartition(node: PartitionNode): NodeDescriptor {
   const p = node.offsets;
-  const hasLag = p.lag != null && p.lag > 0;
+  const hasLag = isBehind(p);
   const fields: Array<[string, string]> = [
     ['Topic', p.topic],
     ['Partition', String(p.partition)],
@@ -233,6 +255,15 @@ function describePartition(node: PartitionNode): NodeDescriptor {
     fields.push(['Last stable offset', formatCount(p.lastStableOffset)]);
   }
   fields.push(['Lag', formatCount(p.lag)]);
+  if (p.lastStableLag != null) {
+    fields.push(['Lag to last stable offset (read_committed)', formatCount(p.lastStableLag)]);
+  }
+  if (p.markerOnlyLag) {
+    fields.push(['Remaining lag', 'transaction markers only: nothing left to read']);
+  }
+  if (p.pendingTransactionalOffset != null) {
+    fields.push(['Pending transactional offset', formatCount(p.pendingTransactionalOffset)]);
+  }
   fields.push(['Owner', p.ownerMemberId ?? '-']);
   if (p.commitMetadata) {
     fields.push(['Commit metadata', p.commitMetadata]);

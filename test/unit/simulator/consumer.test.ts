@@ -164,4 +164,60 @@ describe('SimulatedConsumer', () => {
     sim.crashConsumer('a');
     assert.throws(() => sim.pausePolling('a', 10), /it is crashed/);
   });
+
+  describe('isolation.level', () => {
+    function transactionalLog() {
+      const sim = new Simulation({ seed: 3 });
+      sim.createTopic('in', 1);
+      const producer = sim.initTransactions('tx');
+      producer.beginTransaction();
+      producer.send('in', 5); // 0-4, COMMIT marker at 5
+      producer.commitTransaction();
+      producer.beginTransaction();
+      producer.send('in', 3); // 6-8 aborted, ABORT marker at 9
+      producer.abortTransaction();
+      producer.beginTransaction();
+      producer.send('in', 2); // 10-11, still open
+      const add = (groupId: string, isolationLevel: 'read_committed' | 'read_uncommitted') =>
+        sim.addConsumer({ groupId, topics: ['in'], autoOffsetReset: 'earliest', isolationLevel }, groupId);
+      const position = (handle: string) => sim.consumer(handle).positions[0]?.position;
+      return { sim, producer, add, position };
+    }
+
+    it('stops a read_committed consumer at the LSO and moves it past markers and aborted batches', () => {
+      const { sim, producer, add, position } = transactionalLog();
+      add('committed', 'read_committed');
+      add('uncommitted', 'read_uncommitted');
+      sim.advance(10000);
+      assert.equal(sim.cluster.partition('in', 0)!.lastStableOffset, 10);
+      assert.equal(position('committed'), 10, 'waits at the first offset of the open transaction');
+      assert.equal(position('uncommitted'), 12);
+      producer.commitTransaction();
+      sim.advance(1000);
+      assert.equal(position('committed'), 13, 'read the two records, then skipped the COMMIT marker');
+      assert.equal(position('uncommitted'), 13);
+      sim.advance(5000);
+      assert.equal(sim.coordinator.group('committed')?.committed('in', 0)?.offset, 13, 'auto-commit stores the position past the marker');
+    });
+
+    it('refetches a committed offset that a transaction holds pending (UNSTABLE_OFFSET_COMMIT) until the marker', () => {
+      const { sim, producer, add, position } = transactionalLog();
+      producer.sendOffsetsToTransaction([{ topic: 'in', partition: 0, offset: 4 }], { groupId: 'g2', generationId: -1, memberId: '', groupInstanceId: null });
+      add('g2', 'read_committed');
+      sim.advance(10000);
+      assert.equal(position('g2'), -1, 'no position while the offset is unstable');
+      producer.commitTransaction();
+      sim.advance(1000);
+      assert.equal(sim.coordinator.group('g2')?.committed('in', 0)?.offset, 4, 'the COMMIT marker materialized the offset');
+      assert.equal(position('g2'), 13, 'started from offset 4 and read on');
+    });
+
+    it('rejects an unknown isolation level', () => {
+      const { sim } = setup();
+      assert.throws(
+        () => sim.addConsumer({ groupId: 'g', topics: ['orders'], isolationLevel: 'serializable' as 'read_committed' }),
+        /isolationLevel must be "read_committed" or "read_uncommitted", got serializable/,
+      );
+    });
+  });
 });

@@ -72,8 +72,32 @@ describe('runScenario', () => {
       'scenario.consumers[0].topics[0]: expected a topic declared in topics (orders), got "nope"',
       'scenario.consumers[0].assignors[0]: expected one of range, roundrobin, sticky, cooperative-sticky, got "fancy"',
       'scenario.consumers[0].sessionTimeoutMs: expected an integer between 1 and 9007199254740991, got "long"',
-      'scenario.actions[1].type: expected one of "join", "leave", "crash", "pause", "restart", "produce", "commit", "startProducer", "stopProducer", got "explode"',
+      'scenario.actions[1].type: expected one of "join", "leave", "crash", "pause", "restart", "produce", "commit", "startProducer", "stopProducer", "beginTransaction", "produceTransactional", "sendOffsetsToTransaction", "commitTransaction", "abortTransaction", got "explode"',
       'scenario.actions[0].consumer: expected the id of a consumer declared in consumers or joined by an earlier action (c1), got "ghost"',
+    ]);
+  });
+
+  it('checks transactional actions in time order, with clear errors', () => {
+    const issues = validationIssues({
+      durationMs: 1000,
+      topics: [{ name: 't', partitions: 1 }],
+      consumers: [{ id: 'c', groupId: 'g', topics: ['t'], isolationLevel: 'snapshot' }],
+      actions: [
+        { atMs: 10, type: 'produceTransactional', transactionalId: 'tx', topic: 't', records: 1 },
+        { atMs: 20, type: 'beginTransaction', transactionalId: 'tx' },
+        { atMs: 30, type: 'beginTransaction', transactionalId: 'tx' },
+        { atMs: 40, type: 'sendOffsetsToTransaction', transactionalId: 'tx', consumer: 'nobody' },
+        { atMs: 50, type: 'abortTransaction', transactionalId: 'tx', rewindConsumer: 'c', extra: 1 },
+        { atMs: 60, type: 'commitTransaction', transactionalId: 'tx' },
+      ],
+    });
+    assert.deepEqual(issues, [
+      'scenario.consumers[0].isolationLevel: expected one of "read_uncommitted", "read_committed", got "snapshot"',
+      'scenario.actions[0]: transactional producer "tx" has no transaction in progress (add a beginTransaction action before it)',
+      'scenario.actions[2]: transactional producer "tx" already has a transaction in progress (commit or abort it first)',
+      'scenario.actions[3].consumer: expected the id of a consumer declared in consumers or joined by an earlier action (c), got "nobody"',
+      'scenario.actions[4].extra: unknown field; expected one of atMs, type, transactionalId, rewindConsumer',
+      'scenario.actions[5]: transactional producer "tx" has no transaction in progress (add a beginTransaction action before it)',
     ]);
   });
 

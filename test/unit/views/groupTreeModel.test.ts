@@ -53,6 +53,11 @@ describe('groupTreeModel', () => {
       assert.equal(d.collapsible, 'collapsed');
     });
 
+    it('counts partitions with pending transactional offsets', () => {
+      const d = describeNode(groupNode({ members: [member('a')], offsets: [offsets('orders', 0, 5, 5)], pendingTransactionalPartitions: 2 }));
+      assert.equal(d.description, 'Stable · 1 member · lag 0 · 2 pending transactional offsets');
+    });
+
     it('uses the singular for one member and "-" for unknown lag', () => {
       const d = describeNode(groupNode({ members: [member('a')], offsets: [offsets('orders', 0, null, 10)] }, 'kafka'));
       assert.equal(d.description, 'Stable · 1 member · lag -');
@@ -163,6 +168,25 @@ describe('groupTreeModel', () => {
       assert.equal(d.description, 'committed 120 · end 150 · lag 30');
       assert.equal(d.contextValue, 'kgl:partition:assigned:hasLag');
       assert.equal(d.icon.color, 'charts.orange');
+    });
+
+    it('shows the lag against the LSO beside the lag against the HW for a read_committed group', () => {
+      const row = { ...offsets('orders', 1, 152, 172, 'm-1'), lastStableOffset: 152, lastStableLag: 0, pendingTransactionalOffset: 160 };
+      const d = describeNode({ kind: 'partition', id: 'x', offsets: row, assigned: true });
+      assert.equal(d.description, 'committed 152 · end 172 · lag 20 · LSO lag 0 · pending txn 160');
+      assert.equal(d.contextValue, 'kgl:partition:assigned', 'nothing is readable yet: not behind');
+      assert.equal(d.icon.color, undefined);
+      assert.ok(d.tooltip?.includes('Lag to last stable offset \\(read\\_committed\\): 0'), 'markdown-escaped tooltip field');
+      assert.match(d.tooltip ?? '', /Pending transactional offset: 160/);
+    });
+
+    it('labels lag that is only a transaction marker instead of showing the partition as behind', () => {
+      const row = { ...offsets('orders', 2, 4, 5, 'm-1'), markerOnlyLag: true };
+      const d = describeNode({ kind: 'partition', id: 'x', offsets: row, assigned: true });
+      assert.equal(d.description, 'committed 4 · end 5 · lag 1 (transaction marker only)');
+      assert.equal(d.contextValue, 'kgl:partition:assigned');
+      const committedRow = { ...offsets('orders', 2, 4, 9, 'm-1'), lastStableLag: 2, markerOnlyLag: true };
+      assert.equal(describeNode({ kind: 'partition', id: 'y', offsets: committedRow, assigned: true }).description, 'committed 4 · end 9 · lag 5 · LSO lag 2 (transaction markers only)');
     });
 
     it('prints "-" for what is unknown', () => {

@@ -1,0 +1,36 @@
+import { strict as assert } from 'node:assert';
+import { buildScenario, runScenario } from '../../../../src/simulator/scenario';
+import { EXACTLY_ONCE_SCENARIO } from '../../../../src/simulator/scenarios/exactlyOnce';
+
+describe('exactly-once scenario', () => {
+  it('commits the first transaction, discards the aborted one and leaves the third pending', () => {
+    const { simulation } = buildScenario(EXACTLY_ONCE_SCENARIO);
+    simulation.runUntil(EXACTLY_ONCE_SCENARIO.durationMs);
+    const enricher = simulation.coordinator.group('payments-enricher')!;
+    // 100 records per payments partition were processed in transaction 1; transaction 2's offsets (150) were aborted.
+    assert.deepEqual([0, 1].map((p) => enricher.committed('payments', p)?.offset), [100, 100]);
+    assert.deepEqual(
+      simulation.coordinator.pendingOffsets.list('payments-enricher').map((p) => [p.partition, p.value.offset]),
+      [[0, 150], [1, 150]],
+      'transaction 3 re-sent 150 after the rewind and is still open',
+    );
+    for (const partition of [0, 1]) {
+      const log = simulation.cluster.partition('payments-enriched', partition)!;
+      // 100 committed + marker, 50 aborted + marker, then 20 open records.
+      assert.equal(log.highWatermark, 172);
+      assert.equal(log.lastStableOffset, 152);
+      assert.equal(log.abortedTransactions, 1);
+      assert.equal(simulation.coordinator.group('ledger')!.committed('payments-enriched', partition)?.offset, 152);
+    }
+    simulation.dispose();
+  });
+
+  it('runs to the end without errors and logs the transactional commit as an offsets-committed event', () => {
+    const { events } = runScenario(EXACTLY_ONCE_SCENARIO);
+    const committed = events.filter((e) => e.groupId === 'payments-enricher' && e.kind === 'offsets-committed');
+    assert.deepEqual(
+      committed.map((e) => [e.time, e.cause]),
+      [[11000, '2 offset(s) committed by transactional producer 0']],
+    );
+  });
+});
