@@ -8,6 +8,7 @@ import type { GroupDetail, GroupState, GroupSummary, Member, PartitionOffsets, T
 import { decodeAssignment, decodeSubscription } from './protocol/consumerProtocol';
 import type { ConsumerGroupDescription, DescribedGroup } from './protocol/groupRequests';
 import type { CommittedOffset } from './protocol/offsetRequests';
+import type { IsolationLevel } from './isolationLevels';
 
 const KNOWN_STATES: readonly GroupState[] = ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead', 'Assigning', 'Reconciling'];
 
@@ -91,10 +92,24 @@ function byTopicPartition(a: TopicPartition, b: TopicPartition): number {
 }
 
 /**
- * Rows in the CLI's order: members with more partitions first, each member's partitions by topic
- * and partition, then committed partitions no member owns.
+ * What a read_committed consumer still has to read: LSO - committed, floored at 0 (a commit can pass
+ * the LSO when it was made with read_uncommitted), null when either is unknown.
  */
-export function offsetRows(members: readonly Member[], committed: readonly CommittedOffset[], ends: ReadonlyMap<string, PartitionEnds>): PartitionOffsets[] {
+export function lastStableLag(committedOffset: number | null, lastStableOffset: number | null): number | null {
+  return committedOffset !== null && lastStableOffset !== null ? Math.max(0, lastStableOffset - committedOffset) : null;
+}
+
+/**
+ * Rows in the CLI's order: members with more partitions first, each member's partitions by topic
+ * and partition, then committed partitions no member owns. Rows of read_committed groups also get
+ * their lag to the last stable offset.
+ */
+export function offsetRows(
+  members: readonly Member[],
+  committed: readonly CommittedOffset[],
+  ends: ReadonlyMap<string, PartitionEnds>,
+  isolationLevel: IsolationLevel = 'read_uncommitted',
+): PartitionOffsets[] {
   const committedByKey = new Map(committed.filter((c) => c.offset >= 0).map((c) => [partitionKey(c), c]));
   const rows: PartitionOffsets[] = [];
   const seen = new Set<string>();
@@ -114,6 +129,9 @@ export function offsetRows(members: readonly Member[], committed: readonly Commi
       lag: committedOffset !== null && logEndOffset !== null ? logEndOffset - committedOffset : null, // unclamped, as the CLI prints it
       ownerMemberId,
     };
+    if (isolationLevel === 'read_committed') {
+      result.lastStableLag = lastStableLag(committedOffset, result.lastStableOffset ?? null);
+    }
     if (commit?.metadata) {
       result.commitMetadata = commit.metadata;
     }
@@ -140,6 +158,6 @@ export function totalLag(rows: readonly PartitionOffsets[]): number | null {
 
 /** Drops the detail fields, for list views. */
 export function toSummary(detail: GroupDetail): GroupSummary {
-  const { leaderId: _leaderId, members: _members, offsets: _offsets, ...summary } = detail;
+  const { leaderId: _leaderId, members: _members, offsets: _offsets, isolationLevel: _isolationLevel, ...summary } = detail;
   return summary;
 }

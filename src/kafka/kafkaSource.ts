@@ -19,6 +19,7 @@ import { hasLoadingCode, retryWhileCoordinatorLoads } from './coordinatorRetry';
 import { buildKafkaConfig, classifyError, type ClassifiedError, type ConnectionConfig, type KafkaLogger, type Secrets } from './connection';
 import { classicMembers, consumerGroupMembers, offsetRows, partitionKey, toGroupState, toGroupType, toSummary, totalLag, type PartitionEnds } from './groupView';
 import { createCluster, pickVersion, requireVersion, sendRequest, type KafkajsBroker, type KafkajsCluster } from './kafkajsBridge';
+import type { IsolationLevelLookup } from './isolationLevels';
 import { offsetsPartitionFor } from './offsetsPartition';
 import { OFFSETS_TOPIC, OffsetsTopicReader, type UnavailableListener } from './offsetsTopicReader';
 import { ClusterOffsetsTopicTransport } from './offsetsTopicTransport';
@@ -69,6 +70,11 @@ export interface KafkaSourceOptions {
   kafka?: Kafka;
   /** Bounds of the Fetch requests that read `__consumer_offsets` for rebalance timelines. */
   offsetsTopicFetchLimits?: Partial<FetchLimits>;
+  /**
+   * The isolation.level of a group's consumers, which the broker cannot tell; read_committed groups
+   * get their lag to the last stable offset. Without it every group counts as read_uncommitted.
+   */
+  isolationLevelFor?: IsolationLevelLookup;
 }
 
 export interface PartitionOperationResult extends TopicPartition {
@@ -480,7 +486,8 @@ export class KafkaSource implements ClusterSource {
       const listing = listed.get(d.groupId);
       const members = membersOf.get(d.groupId);
       const commits = committed[i];
-      const rows = offsetRows(members?.members ?? [], Array.isArray(commits) ? commits : [], ends.ends);
+      const isolationLevel = this.options.isolationLevelFor?.(d.groupId);
+      const rows = offsetRows(members?.members ?? [], Array.isArray(commits) ? commits : [], ends.ends, isolationLevel);
       const protocolType = d.kip848 ? 'consumer' : (d.classic?.protocolType ?? listing?.protocolType ?? '');
       const state = d.kip848 ? toGroupState(d.kip848.groupState) : d.classic ? toGroupState(d.classic.groupState) : toGroupState(listing?.groupState ?? '');
       const topicErrors = [...new Set(rows.map((r) => r.topic))].map((t) => ends.topicErrors.get(t));
@@ -499,6 +506,9 @@ export class KafkaSource implements ClusterSource {
         members: members?.members ?? [],
         offsets: rows,
       };
+      if (isolationLevel) {
+        detail.isolationLevel = isolationLevel;
+      }
       if (errors.length > 0) {
         detail.error = errors.join('; ');
       }

@@ -8,7 +8,9 @@ import type { ConsumerSpec, ProducerSpec, SimulatedConsumerInfo, SimulatorContro
 import { describeSimGroup, listSimGroups } from './groupView';
 import { LiveSimulation, type LiveTimers } from './live';
 import { buildScenario } from './scenario';
+import type { Scenario } from './scenarioSchema';
 import { DEMO_SCENARIO } from './scenarios/demo';
+import { EXACTLY_ONCE_SCENARIO } from './scenarios/exactlyOnce';
 import type { Simulation } from './simulation';
 
 export interface NotifyTimers {
@@ -157,25 +159,45 @@ export class SimSource implements ClusterSource {
   }
 }
 
+/** The built-in scenarios the editor can run, by the name the setting uses. */
+const BUILT_IN_SCENARIOS = {
+  demo: DEMO_SCENARIO,
+  'exactly-once': EXACTLY_ONCE_SCENARIO,
+} as const satisfies Record<string, Scenario>;
+
+export type BuiltInScenarioName = keyof typeof BUILT_IN_SCENARIOS;
+
+export const BUILT_IN_SCENARIO_NAMES = Object.keys(BUILT_IN_SCENARIOS) as BuiltInScenarioName[];
+
+export function isBuiltInScenarioName(name: unknown): name is BuiltInScenarioName {
+  return typeof name === 'string' && Object.hasOwn(BUILT_IN_SCENARIOS, name);
+}
+
 export interface DemoSimSourceOptions {
   /** Run against the wall clock (started at once; dispose stops it). Default false. */
   paced?: boolean;
   /** Virtual ms per wall ms when paced; default 1. */
   speed?: number;
   seed?: number;
+  /** Which built-in scenario to run; default "demo". */
+  scenario?: BuiltInScenarioName;
 }
 
 /**
- * The demo cluster of src/simulator/scenarios/demo.ts. Paced, its virtual clock starts at the current
- * epoch time so record timestamps and event times are real dates; unpaced, it starts at 0 and is
- * driven with `advance`.
+ * A built-in scenario's cluster, by default the demo of src/simulator/scenarios/demo.ts. Paced, its
+ * virtual clock starts at the current epoch time so record timestamps and event times are real dates;
+ * unpaced, it starts at 0 and is driven with `advance`.
  */
 export function createDemoSimSource(options: DemoSimSourceOptions = {}): SimSource {
+  const name = options.scenario ?? 'demo';
+  if (!isBuiltInScenarioName(name)) {
+    throw new Error(`Unknown simulator scenario "${String(name)}"; expected one of: ${BUILT_IN_SCENARIO_NAMES.join(', ')}`);
+  }
   const startTime = options.paced ? Date.now() : 0;
-  const { simulation } = buildScenario(DEMO_SCENARIO, { startTime, seed: options.seed });
+  const { simulation } = buildScenario(BUILT_IN_SCENARIOS[name], { startTime, seed: options.seed });
   return new SimSource(simulation, {
     id: 'simulator',
-    label: 'Simulator (demo)',
+    label: `Simulator (${name})`,
     live: options.paced ? { speed: options.speed ?? 1 } : undefined,
   });
 }

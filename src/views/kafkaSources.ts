@@ -1,11 +1,13 @@
 /**
  * Keeps one KafkaSource in the registry per configured connection, in step with the
- * `kafkaGroupLens.clusters` setting and the stored secrets.
+ * `kafkaGroupLens.clusters` setting, the stored secrets and `kafkaGroupLens.readCommittedGroups`
+ * (which groups count as read_committed: a change rebuilds every source).
  */
 import * as vscode from 'vscode';
 import { Kafka } from 'kafkajs';
 import { buildKafkaConfig, type ConnectionConfig } from '../kafka/connection';
 import { KafkaGroupAdmin } from '../kafka/kafkaGroupAdmin';
+import { readCommittedLookup, type IsolationLevelLookup } from '../kafka/isolationLevels';
 import type { GroupAdmin } from '../model/groupAdmin';
 import type { ClusterSource } from '../model/clusterSource';
 import { KafkaSource } from '../kafka/kafkaSource';
@@ -13,6 +15,25 @@ import type { ConnectionStore } from './connectionStore';
 import { CLUSTERS_SETTING } from './connectionStore';
 import { errorMessage } from './groupTreeData';
 import type { SourceRegistry } from './sourceRegistry';
+
+export const READ_COMMITTED_GROUPS_SETTING = 'kafkaGroupLens.readCommittedGroups';
+
+interface IsolationSetting {
+  lookup: IsolationLevelLookup;
+  /** The setting's value as read, to tell whether sources must be rebuilt. */
+  fingerprint: string;
+  problem?: string;
+}
+
+function readIsolationSetting(): IsolationSetting {
+  const value = vscode.workspace.getConfiguration().get<unknown>(READ_COMMITTED_GROUPS_SETTING, []);
+  try {
+    return { lookup: readCommittedLookup(value), fingerprint: JSON.stringify(value) };
+  } catch (e) {
+    // A bad entry must not hide the clusters: every group then counts as read_uncommitted.
+    return { lookup: readCommittedLookup([]), fingerprint: '[]', problem: `${READ_COMMITTED_GROUPS_SETTING} is ignored: ${errorMessage(e)}` };
+  }
+}
 
 /**
  * Stands in for a connection whose settings cannot be used (a missing password, an unreadable CA file),
@@ -43,13 +64,16 @@ export function manageKafkaSources(registry: SourceRegistry, store: ConnectionSt
   const running = new Map<string, string>();
   let queue: Promise<void> = Promise.resolve();
   let reportedProblems = '';
+  let reportedIsolationProblem: string | undefined;
 
-  const start = async (config: ConnectionConfig): Promise<void> => {
+  const fingerprint = (config: ConnectionConfig, isolation: IsolationSetting): string => JSON.stringify([config, isolation.fingerprint]);
+
+  const start = async (config: ConnectionConfig, isolation: IsolationSetting): Promise<void> => {
     let source: ClusterSource;
     let admin: GroupAdmin | undefined;
     try {
       const kafka = new Kafka(buildKafkaConfig(config, await store.secrets(config.id), { logger: log }));
-      const kafkaSource = new KafkaSource(config, {}, { logger: log, kafka });
+      const kafkaSource = new KafkaSource(config, {}, { logger: log, kafka, isolationLevelFor: isolation.lookup });
       source = kafkaSource;
       admin = new KafkaGroupAdmin(kafkaSource, kafka);
       log.info(`Cluster "${config.name}" added (${config.bootstrapServers.join(',')})`);
@@ -59,7 +83,7 @@ export function manageKafkaSources(registry: SourceRegistry, store: ConnectionSt
       source = new UnusableSource(config, errorMessage(e));
     }
     registry.add({ source, admin });
-    running.set(config.id, JSON.stringify(config));
+    running.set(config.id, fingerprint(config, isolation));
   };
 
   const sync = async (changedSecretsOf?: string): Promise<void> => {
@@ -70,10 +94,16 @@ export function manageKafkaSources(registry: SourceRegistry, store: ConnectionSt
       void vscode.window.showWarningMessage(`Kafka Group Lens: ${problems.length} cluster setting(s) ignored: ${problems[0]}`);
     }
     reportedProblems = problemText;
+    const isolation = readIsolationSetting();
+    if (isolation.problem && isolation.problem !== reportedIsolationProblem) {
+      log.warn(isolation.problem);
+      void vscode.window.showWarningMessage(`Kafka Group Lens: ${isolation.problem}`);
+    }
+    reportedIsolationProblem = isolation.problem;
     const wanted = new Map(connections.map((c) => [c.id, c]));
     for (const id of [...running.keys()]) {
       const config = wanted.get(id);
-      if (!config || JSON.stringify(config) !== running.get(id) || id === changedSecretsOf) {
+      if (!config || fingerprint(config, isolation) !== running.get(id) || id === changedSecretsOf) {
         running.delete(id);
         await registry.remove(id);
       }
@@ -86,7 +116,7 @@ export function manageKafkaSources(registry: SourceRegistry, store: ConnectionSt
         log.warn(`Cluster id "${config.id}" clashes with another source; rename it in ${CLUSTERS_SETTING}`);
         continue;
       }
-      await start(config);
+      await start(config, isolation);
     }
   };
 
@@ -96,7 +126,7 @@ export function manageKafkaSources(registry: SourceRegistry, store: ConnectionSt
 
   schedule();
   const configListener = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration(CLUSTERS_SETTING)) {
+    if (e.affectsConfiguration(CLUSTERS_SETTING) || e.affectsConfiguration(READ_COMMITTED_GROUPS_SETTING)) {
       schedule();
     }
   });

@@ -1,21 +1,24 @@
 /**
  * Keeps the built-in simulator in the source registry in step with its settings:
  * `kafkaGroupLens.simulator.enabled` starts or stops it live, `kafkaGroupLens.simulator.speed` restarts it
- * at the new pace.
+ * at the new pace and `kafkaGroupLens.simulator.scenario` restarts it with another built-in scenario.
  */
 import * as vscode from 'vscode';
 import { SIMULATOR_ACTIVE_CONTEXT } from '../commands/commandIds';
 import { SimGroupAdmin } from '../simulator/simGroupAdmin';
-import { createDemoSimSource, type SimSource } from '../simulator/simSource';
+import { BUILT_IN_SCENARIO_NAMES, createDemoSimSource, isBuiltInScenarioName, type BuiltInScenarioName, type SimSource } from '../simulator/simSource';
 import { errorMessage } from './groupTreeData';
 import type { SourceRegistry } from './sourceRegistry';
 
 export const SIMULATOR_ENABLED_SETTING = 'kafkaGroupLens.simulator.enabled';
 export const SIMULATOR_SPEED_SETTING = 'kafkaGroupLens.simulator.speed';
+export const SIMULATOR_SCENARIO_SETTING = 'kafkaGroupLens.simulator.scenario';
+const SETTINGS = [SIMULATOR_ENABLED_SETTING, SIMULATOR_SPEED_SETTING, SIMULATOR_SCENARIO_SETTING];
 
 interface SimulatorSettings {
   enabled: boolean;
   speed: number;
+  scenario: BuiltInScenarioName;
 }
 
 function readSettings(log: vscode.LogOutputChannel): SimulatorSettings {
@@ -26,11 +29,18 @@ function readSettings(log: vscode.LogOutputChannel): SimulatorSettings {
     log.warn(`${SIMULATOR_SPEED_SETTING} must be a positive number; using 1`);
     speed = 1;
   }
-  return { enabled, speed };
+  const scenarioSetting = config.get<unknown>(SIMULATOR_SCENARIO_SETTING, 'demo');
+  let scenario: BuiltInScenarioName = 'demo';
+  if (isBuiltInScenarioName(scenarioSetting)) {
+    scenario = scenarioSetting;
+  } else {
+    log.warn(`${SIMULATOR_SCENARIO_SETTING} must be one of ${BUILT_IN_SCENARIO_NAMES.join(', ')}, got ${JSON.stringify(scenarioSetting)}; using demo`);
+  }
+  return { enabled, speed, scenario };
 }
 
 export function manageSimulatorSource(registry: SourceRegistry, log: vscode.LogOutputChannel): vscode.Disposable {
-  let running: { source: SimSource; speed: number } | undefined;
+  let running: { source: SimSource; speed: number; scenario: BuiltInScenarioName } | undefined;
   // Changes are applied one after another so a quick off/on cannot start two simulators.
   let queue: Promise<void> = Promise.resolve();
 
@@ -48,15 +58,15 @@ export function manageSimulatorSource(registry: SourceRegistry, log: vscode.LogO
     const settings = readSettings(log);
     if (!settings.enabled) {
       await stop();
-    } else if (!running || running.speed !== settings.speed) {
+    } else if (!running || running.speed !== settings.speed || running.scenario !== settings.scenario) {
       if (running) {
-        log.info(`Restarting the simulator at speed ${settings.speed}; the demo cluster starts over`);
+        log.info(`Restarting the simulator (${settings.scenario} scenario) at speed ${settings.speed}; the cluster starts over`);
       }
       await stop();
-      const source = createDemoSimSource({ paced: true, speed: settings.speed });
+      const source = createDemoSimSource({ paced: true, speed: settings.speed, scenario: settings.scenario });
       registry.add({ source, control: source.control, admin: new SimGroupAdmin(source.simulation) });
-      running = { source, speed: settings.speed };
-      log.info(`Simulator started: demo cluster "${source.label}" at speed ${settings.speed}`);
+      running = { source, speed: settings.speed, scenario: settings.scenario };
+      log.info(`Simulator started: ${settings.scenario} cluster "${source.label}" at speed ${settings.speed}`);
     }
     await vscode.commands.executeCommand('setContext', SIMULATOR_ACTIVE_CONTEXT, running !== undefined);
   };
@@ -70,7 +80,7 @@ export function manageSimulatorSource(registry: SourceRegistry, log: vscode.LogO
 
   schedule();
   const listener = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration(SIMULATOR_ENABLED_SETTING) || e.affectsConfiguration(SIMULATOR_SPEED_SETTING)) {
+    if (SETTINGS.some((setting) => e.affectsConfiguration(setting))) {
       schedule();
     }
   });

@@ -1,7 +1,7 @@
 /**
  * Helpers for tests against the real broker that scripts/kafka/run-tests.js starts: its addresses,
- * kafkajs test clients, the Java group member (compiled once into the Kafka cache) and the
- * consumer-groups CLI from the same jars.
+ * kafkajs test clients, the Java test programs of test/kafka/java (compiled once into the Kafka
+ * cache) and the consumer-groups CLI from the same jars.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'child_process';
 import { existsSync, mkdirSync, statSync } from 'fs';
@@ -106,21 +106,27 @@ export async function startKafkajsMember(groupId: string, topics: string[], comm
 }
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
-const JAVA_SOURCE = path.join(REPO_ROOT, 'test', 'kafka', 'java', 'GroupMember.java');
+const JAVA_SOURCES = path.join(REPO_ROOT, 'test', 'kafka', 'java');
 
-/** Compiles GroupMember.java into the Kafka cache folder when the class is missing or older than its source. */
-export function compiledJavaMemberDir(lib: string): string {
+/** Compiles test/kafka/java/<className>.java into the Kafka cache folder when the class is missing or older than its source. */
+export function compiledJavaClassDir(lib: string, className: string): string {
+  const source = path.join(JAVA_SOURCES, `${className}.java`);
   const out = path.join(path.dirname(lib), 'test-classes');
-  const classFile = path.join(out, 'GroupMember.class');
-  if (existsSync(classFile) && statSync(classFile).mtimeMs >= statSync(JAVA_SOURCE).mtimeMs) {
+  const classFile = path.join(out, `${className}.class`);
+  if (existsSync(classFile) && statSync(classFile).mtimeMs >= statSync(source).mtimeMs) {
     return out;
   }
   mkdirSync(out, { recursive: true });
-  const result = spawnSync('javac', ['-cp', `${lib}${path.sep}*`, '-d', out, JAVA_SOURCE], { encoding: 'utf8' });
+  const result = spawnSync('javac', ['-cp', `${lib}${path.sep}*`, '-d', out, source], { encoding: 'utf8' });
   if (result.error || result.status !== 0) {
     throw new Error(`javac failed: ${result.error?.message ?? result.stderr}`);
   }
   return out;
+}
+
+/** The classpath that runs a test class from test/kafka/java against the broker's own client jars. */
+export function javaTestClasspath(lib: string, className: string): string {
+  return `${compiledJavaClassDir(lib, className)}${path.delimiter}${lib}${path.sep}*`;
 }
 
 export interface JavaMemberOptions {
@@ -136,11 +142,10 @@ export class JavaMember {
   private readonly child: ChildProcessWithoutNullStreams;
 
   constructor(env: BrokerEnv, options: JavaMemberOptions) {
-    const classes = compiledJavaMemberDir(env.lib);
     this.child = spawn('java', [
       '-Xmx128m',
       '-XX:TieredStopAtLevel=1',
-      '-cp', `${classes}${path.delimiter}${env.lib}${path.sep}*`,
+      '-cp', javaTestClasspath(env.lib, 'GroupMember'),
       'GroupMember',
       env.bootstrap, options.groupId, options.topics.join(','), options.protocol, options.instanceId ?? '-', options.assignor ?? '-',
     ]);

@@ -10,6 +10,7 @@ import { COMMANDS, SIMULATOR_ACTIVE_CONTEXT } from '../../../src/commands/comman
 import { describeNode } from '../../../src/views/groupTreeModel';
 import { nodeIds, type TreeNode } from '../../../src/views/treeNodes';
 import type { SimulatedConsumerInfo } from '../../../src/simulator/control';
+import { BUILT_IN_SCENARIO_NAMES } from '../../../src/simulator/simSource';
 import { groupDetail, member, summaryOf } from '../views/fakeSource';
 
 interface MenuEntry {
@@ -23,7 +24,7 @@ interface Manifest {
     menus: Record<string, MenuEntry[]>;
     views: Record<string, Array<{ id: string }>>;
     viewsContainers: { activitybar: Array<{ id: string; icon: string }> };
-    configuration: { properties: Record<string, { default: unknown }> };
+    configuration: { properties: Record<string, { default: unknown; enum?: unknown[] }> };
   };
 }
 
@@ -196,5 +197,8 @@ describe('commands/commandIds against package.json', () => {
     assert.equal(props['kafkaGroupLens.refreshIntervalSeconds'].default, 5);
     assert.equal(props['kafkaGroupLens.simulator.enabled'].default, true);
     assert.equal(props['kafkaGroupLens.simulator.speed'].default, 1);
+    assert.deepEqual(props['kafkaGroupLens.readCommittedGroups'].default, []);
+    assert.equal(props['kafkaGroupLens.simulator.scenario'].default, 'demo');
+    assert.deepEqual(props['kafkaGroupLens.simulator.scenario'].enum, BUILT_IN_SCENARIO_NAMES, 'the setting offers exactly the built-in scenarios');
   });
 });

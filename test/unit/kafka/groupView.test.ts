@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { classicMembers, consumerGroupMembers, offsetRows, partitionKey, toGroupState, toGroupType, toSummary, totalLag, type PartitionEnds } from '../../../src/kafka/groupView';
+import { classicMembers, consumerGroupMembers, lastStableLag, offsetRows, partitionKey, toGroupState, toGroupType, toSummary, totalLag, type PartitionEnds } from '../../../src/kafka/groupView';
 import type { Member } from '../../../src/model/types';
 import type { DescribedGroup } from '../../../src/kafka/protocol/groupRequests';
 import { ByteWriter } from '../../../src/kafka/protocol/wire';
@@ -50,6 +50,34 @@ describe('kafka/groupView', () => {
       assert.equal(rows[0].lastStableOffset, 8);
       assert.equal(rows[1].logStartOffset, 2);
       assert.equal(totalLag(rows), 5);
+    });
+
+    it('adds the lag to the last stable offset only for read_committed groups', () => {
+      const commits = [commit('t', 0, 4), commit('t', 1, 9), commit('t', 2, 2)];
+      const partitionEnds = ends([
+        ['t', 0, end(0, 10, 7)],
+        ['t', 1, end(0, 10, 7)],
+        ['t', 2, { logStartOffset: 0, highWatermark: 5, lastStableOffset: null }],
+      ]);
+      const committed = offsetRows([], commits, partitionEnds, 'read_committed');
+      assert.deepEqual(
+        committed.map((r) => [r.partition, r.lag, r.lastStableOffset, r.lastStableLag]),
+        [
+          [0, 6, 7, 3],
+          [1, 1, 7, 0],
+          [2, 3, null, null],
+        ],
+      );
+      for (const rows of [offsetRows([], commits, partitionEnds, 'read_uncommitted'), offsetRows([], commits, partitionEnds)]) {
+        assert.deepEqual(rows.map((r) => 'lastStableLag' in r), [false, false, false]);
+      }
+    });
+
+    it('computes the read_committed lag as LSO - committed, floored at 0, null when unknown', () => {
+      assert.equal(lastStableLag(4, 7), 3);
+      assert.equal(lastStableLag(9, 7), 0);
+      assert.equal(lastStableLag(null, 7), null);
+      assert.equal(lastStableLag(4, null), null);
     });
 
     it('keeps commit metadata and reports no lag when nothing is known', () => {
@@ -105,7 +133,7 @@ describe('kafka/groupView', () => {
   it('drops detail fields for summaries', () => {
     const summary = toSummary({
       groupId: 'g', state: 'Empty', protocolType: 'consumer', groupType: 'classic', assignor: '', generation: -1, coordinator: null, memberCount: 0, totalLag: 3,
-      leaderId: null, members: [], offsets: [],
+      leaderId: null, members: [], offsets: [], isolationLevel: 'read_committed',
     });
     assert.deepEqual(Object.keys(summary).sort(), ['assignor', 'coordinator', 'generation', 'groupId', 'groupType', 'memberCount', 'protocolType', 'state', 'totalLag']);
   });

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { LiveTimers } from '../../../src/simulator/live';
-import { createDemoSimSource, SimSource, type NotifyTimers } from '../../../src/simulator/simSource';
+import { createDemoSimSource, SimSource, type BuiltInScenarioName, type NotifyTimers } from '../../../src/simulator/simSource';
 import { Simulation } from '../../../src/simulator/simulation';
 
 /** Manual timers: tests move wall time by hand. */
@@ -75,6 +75,26 @@ describe('SimSource', () => {
     } finally {
       await source.dispose();
     }
+  });
+
+  it('runs the exactly-once scenario on request, and names the scenarios it knows when asked for another', async () => {
+    const source = createDemoSimSource({ scenario: 'exactly-once' });
+    try {
+      assert.equal(source.label, 'Simulator (exactly-once)');
+      source.advance(35000);
+      assert.deepEqual((await source.listGroups()).map((g) => g.groupId).sort(), ['ledger', 'payments-enricher']);
+      const ledger = await source.describeGroup('ledger');
+      assert.equal(ledger.isolationLevel, 'read_committed');
+      // The third transaction is still open: its records lie between the LSO and the high watermark.
+      assert.ok(
+        ledger.offsets.some((o) => o.lastStableOffset != null && o.logEndOffset != null && o.lastStableOffset < o.logEndOffset),
+        JSON.stringify(ledger.offsets),
+      );
+    } finally {
+      await source.dispose();
+    }
+    assert.equal(createDemoSimSource().label, 'Simulator (demo)');
+    assert.throws(() => createDemoSimSource({ scenario: 'chaos' as BuiltInScenarioName }), /Unknown simulator scenario "chaos"; expected one of: demo, exactly-once/);
   });
 
   it('exposes the control surface with clear errors', async () => {

@@ -145,6 +145,18 @@ describe('extension activation (vscode stub, real simulator)', function () {
     host.errorMessages.length = 0;
   });
 
+  it('restarts the simulator with the exactly-once scenario, and falls back to the demo for an unknown name', async () => {
+    host.setConfig('kafkaGroupLens.simulator.scenario', 'exactly-once');
+    await waitFor('the exactly-once cluster row', async () => ((await children()).some((n) => item(n).label === 'Simulator (exactly-once)') ? true : undefined));
+    await groupRow('ledger');
+    await groupRow('payments-enricher');
+    host.setConfig('kafkaGroupLens.simulator.scenario', 'nonsense');
+    await waitFor('the demo cluster row again', async () => ((await children()).some((n) => item(n).label === 'Simulator (demo)') ? true : undefined));
+    assert.ok(host.logLines.some((l) => l.level === 'warn' && l.message === 'kafkaGroupLens.simulator.scenario must be one of demo, exactly-once, got "nonsense"; using demo'));
+    await groupRow('orders-processor');
+    host.setConfig('kafkaGroupLens.simulator.scenario', 'demo');
+  });
+
   it('stops the simulator live when the setting turns off', async () => {
     host.setConfig('kafkaGroupLens.simulator.enabled', false);
     await waitFor('the cluster row to go', async () => ((await children()).length === 0 ? true : undefined));
@@ -171,6 +183,20 @@ describe('extension activation (vscode stub, real simulator)', function () {
     });
     assert.match(String(item(row).description ?? ''), /127\.0\.0\.1:1.*refused|refused.*127\.0\.0\.1:1/i);
     assert.equal(host.logLines.some((l) => l.message.includes('pa55word')), false, 'the password never reaches the log');
+  });
+
+  it('rebuilds the cluster sources when kafkaGroupLens.readCommittedGroups changes, and warns about a bad value', async () => {
+    const starts = () => host.logLines.filter((l) => l.level === 'info' && l.message.startsWith('Cluster "Unreachable" added')).length;
+    const before = starts();
+    host.setConfig('kafkaGroupLens.readCommittedGroups', ['payments-*']);
+    await waitFor('the source rebuilt for the new isolation levels', () => (starts() === before + 1 ? true : undefined));
+    host.setConfig('kafkaGroupLens.readCommittedGroups', ['payments-*', 7]);
+    const warning = await waitFor('a warning about the bad entry', () => host.warningMessages.find((m) => m.includes('readCommittedGroups')));
+    assert.match(warning, /kafkaGroupLens\.readCommittedGroups is ignored: entry 2 must be a non-empty group id or pattern, got 7/);
+    await waitFor('the source rebuilt with no read_committed groups', () => (starts() === before + 2 ? true : undefined));
+    assert.ok((await children()).some((n) => n.kind === 'cluster' && n.sourceId === 'unreachable'), 'the cluster stays in the tree');
+    host.warningMessages.length = 0;
+    host.setConfig('kafkaGroupLens.readCommittedGroups', []);
   });
 
   it('removes the cluster and its secrets after a confirmation', async () => {
