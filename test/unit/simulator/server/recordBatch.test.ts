@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { decodeRecordBatches } from '../../../../src/kafka/recordBatches';
+import { crc32c } from '../../../../src/simulator/server/crc32c';
+import { countProducedRecords, encodeRecordBatch, simulatedValue } from '../../../../src/simulator/server/recordBatch';
+
+describe('simulator/server/recordBatch', () => {
+  it('computes CRC-32C (the standard check value of "123456789")', () => {
+    assert.equal(crc32c(Buffer.from('123456789')), 0xe3069283);
+  });
+
+  it('writes a v2 batch that the client-side decoder (kafkajs) reads back, gaps in offsets included', async () => {
+    const records = [10, 11, 13].map((offset) => ({ offset, value: simulatedValue('t', 2, offset) }));
+    const batch = encodeRecordBatch(records, 1700000000000);
+    const [decoded] = await decodeRecordBatches(batch);
+    assert.equal(decoded.baseOffset, 10);
+    assert.equal(decoded.lastOffset, 13);
+    assert.equal(decoded.control, false);
+    assert.deepEqual(
+      decoded.records.map((r) => [r.offset, r.timestamp, r.key, r.value?.toString()]),
+      [
+        [10, 1700000000000, null, 't/2@10'],
+        [11, 1700000000000, null, 't/2@11'],
+        [13, 1700000000000, null, 't/2@13'],
+      ],
+    );
+    // The CRC covers everything from the attributes on.
+    assert.equal(batch.readUInt32BE(17), crc32c(batch.subarray(21)));
+  });
+
+  it('refuses an empty batch', () => {
+    assert.throws(() => encodeRecordBatch([], 0), /at least one record/);
+  });
+
+  it('counts the records of produced batches and rejects truncated or foreign ones', () => {
+    const one = encodeRecordBatch([{ offset: 0, value: Buffer.from('a') }], 0);
+    const two = encodeRecordBatch([0, 1].map((offset) => ({ offset, value: Buffer.from('b') })), 0);
+    assert.equal(countProducedRecords(Buffer.concat([one, two])), 3);
+    assert.equal(countProducedRecords(Buffer.alloc(0)), 0);
+    assert.throws(() => countProducedRecords(two.subarray(0, two.length - 1)), /exceeds/);
+    assert.throws(() => countProducedRecords(two.subarray(0, 7)), /needs/);
+    const magic1 = Buffer.from(one);
+    magic1.writeInt8(1, 16);
+    assert.throws(() => countProducedRecords(magic1), /message format v1/);
+  });
+});

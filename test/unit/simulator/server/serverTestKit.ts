@@ -1,0 +1,87 @@
+/** Shared pieces of the server tests: a server over a small simulation, condition waits and raw requests. */
+import { Socket } from 'node:net';
+import { Kafka, logLevel } from 'kafkajs';
+import { Simulation } from '../../../../src/simulator/simulation';
+import { SimKafkaServer } from '../../../../src/simulator/server/kafkaServer';
+
+export interface ServerUnderTest {
+  sim: Simulation;
+  server: SimKafkaServer;
+  kafka: Kafka;
+  logLines: string[];
+  stop(): Promise<void>;
+}
+
+/** Two brokers, topic "orders" (3 partitions, 4 records each) and a short initial rebalance delay. */
+export async function startServer(): Promise<ServerUnderTest> {
+  const sim = new Simulation({ seed: 11, startTime: Date.now(), cluster: { brokers: 2 }, coordinator: { initialRebalanceDelayMs: 200 } });
+  const topic = sim.cluster.createTopic('orders', 3);
+  for (const log of topic.partitions) {
+    log.append(4, sim.now);
+  }
+  const logLines: string[] = [];
+  const server = new SimKafkaServer(sim, { log: (line) => logLines.push(line) });
+  await server.start();
+  const kafka = new Kafka({
+    clientId: 'server-test',
+    brokers: server.bootstrapServers,
+    logLevel: logLevel.NOTHING,
+    retry: { initialRetryTime: 50, retries: 8 },
+  });
+  return {
+    sim,
+    server,
+    kafka,
+    logLines,
+    stop: async () => {
+      await server.close();
+      sim.dispose();
+    },
+  };
+}
+
+/** Polls `condition` until it holds; fails with `what` after a generous bound (a hang, not a slow machine). */
+export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) {
+      throw new Error(`Timed out waiting for ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Sends `bytes` on a fresh connection, half-closes it and resolves with what came back once the
+ * server has closed its side (it does after answering or after rejecting the input).
+ */
+export function rawExchange(port: number, bytes: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const socket = new Socket();
+    const received: Buffer[] = [];
+    socket.on('data', (chunk) => received.push(chunk));
+    socket.on('error', () => undefined); // a reset from the server is an expected answer to garbage
+    socket.on('close', () => resolve(Buffer.concat(received)));
+    socket.connect(port, '127.0.0.1', () => {
+      socket.end(bytes);
+    });
+    socket.setTimeout(10000, () => {
+      socket.destroy();
+      reject(new Error('raw exchange: the server neither answered nor closed within 10 s'));
+    });
+  });
+}
+
+/** A request frame: size, header v1 (or v2 when `flexibleHeader`), body. */
+export function requestFrame(apiKey: number, apiVersion: number, correlationId: number, body: Buffer, flexibleHeader = false): Buffer {
+  const clientId = Buffer.from('raw-test');
+  const header = Buffer.alloc(10);
+  header.writeInt16BE(apiKey, 0);
+  header.writeInt16BE(apiVersion, 2);
+  header.writeInt32BE(correlationId, 4);
+  header.writeInt16BE(clientId.length, 8);
+  const parts = [header, clientId, flexibleHeader ? Buffer.from([0]) : Buffer.alloc(0), body];
+  const size = Buffer.alloc(4);
+  size.writeInt32BE(parts.reduce((n, p) => n + p.length, 0));
+  return Buffer.concat([size, ...parts]);
+}
