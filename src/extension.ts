@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { commandDefaults } from './commands/commandRunner';
 import { registerConnectionCommands } from './commands/connectionCommands';
+import { registerExposeCommands } from './commands/exposeCommands';
 import { registerOffsetCommands } from './commands/offsetCommands';
 import { registerSimulatorCommands } from './commands/simulatorCommands';
 import { registerViewCommands } from './commands/viewCommands';
@@ -35,6 +36,7 @@ export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
     ...registerViewCommands(view, log),
     ...registerSimulatorCommands({ registry: sources, view, log }),
     ...registerConnectionCommands(connections, log),
+    ...registerExposeCommands(sources, log),
     ...registerOffsetCommands({ registry: sources, view, log, context }),
   );
   registerTimelineCommands(context, (clusterId) => sources.get(clusterId)?.source, log);

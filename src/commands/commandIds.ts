@@ -13,6 +13,8 @@ export const COMMANDS = {
   crashConsumer: 'kafkaGroupLens.sim.crashConsumer',
   pausePolling: 'kafkaGroupLens.sim.pausePolling',
   restartConsumer: 'kafkaGroupLens.sim.restartConsumer',
+  exposeSimulator: 'kafkaGroupLens.sim.exposeOnPort',
+  stopExposingSimulator: 'kafkaGroupLens.sim.stopExposing',
   addCluster: 'kafkaGroupLens.addCluster',
   editCluster: 'kafkaGroupLens.editCluster',
   removeCluster: 'kafkaGroupLens.removeCluster',

@@ -125,7 +125,7 @@ describe('commands/commandIds against package.json', () => {
       label: 'x',
       state: status === 'error' ? { status, message: 'boom' } : { status, info: { clusterId: 'c', controllerId: 1, brokers: [] }, groups: [] },
     });
-    const simCommands = [COMMANDS.addConsumerGroup, COMMANDS.createTopic, COMMANDS.produceRecords, COMMANDS.stopProducer];
+    const simCommands = [COMMANDS.addConsumerGroup, COMMANDS.createTopic, COMMANDS.produceRecords, COMMANDS.stopProducer, COMMANDS.exposeSimulator, COMMANDS.stopExposingSimulator];
     assert.deepEqual(contextCommands(cluster('simulator', 'loaded')), sorted(...simCommands));
     const connectionCommands = [COMMANDS.editCluster, COMMANDS.removeCluster, COMMANDS.testCluster];
     assert.deepEqual(contextCommands(cluster('kafka', 'loaded')), sorted(...connectionCommands));

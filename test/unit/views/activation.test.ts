@@ -5,6 +5,8 @@
  */
 import { strict as assert } from 'assert';
 import { readFileSync } from 'fs';
+import { Kafka, logLevel } from 'kafkajs';
+import { connect } from 'net';
 import { join } from 'path';
 import type { TreeNode } from '../../../src/views/treeNodes';
 import { FakeSecretStorage, installVscodeStub, StubHost, type FakeTreeView, type MarkdownString, type TreeItem } from './vscodeStub';
@@ -155,6 +157,41 @@ describe('extension activation (vscode stub, real simulator)', function () {
     assert.ok(host.logLines.some((l) => l.level === 'warn' && l.message === 'kafkaGroupLens.simulator.scenario must be one of demo, exactly-once, got "nonsense"; using demo'));
     await groupRow('orders-processor');
     host.setConfig('kafkaGroupLens.simulator.scenario', 'demo');
+  });
+
+  it('exposes the live simulator over the Kafka protocol, where a real kafkajs admin sees its groups', async () => {
+    const simulatorRow = await cluster();
+    host.answers.push('0');
+    await run('kafkaGroupLens.sim.exposeOnPort', simulatorRow);
+    assert.deepEqual(host.errorMessages, []);
+    const served = host.infoMessages.at(-1) ?? '';
+    const bootstrap = /served at (\S+):/.exec(served)?.[1];
+    assert.ok(bootstrap, served);
+    const admin = new Kafka({ clientId: 'activation-test', brokers: bootstrap.split(','), logLevel: logLevel.NOTHING }).admin();
+    try {
+      await admin.connect();
+      const { groups } = await admin.listGroups();
+      assert.ok(groups.some((g) => g.groupId === 'orders-processor'), JSON.stringify(groups));
+    } finally {
+      await admin.disconnect();
+    }
+    // A second expose is refused before it asks anything.
+    await run('kafkaGroupLens.sim.exposeOnPort', simulatorRow);
+    assert.match(host.errorMessages.at(-1) ?? '', /is already served at 127\.0\.0\.1:\d+/);
+    host.errorMessages.length = 0;
+    await run('kafkaGroupLens.sim.stopExposing', simulatorRow);
+    assert.deepEqual(host.errorMessages, []);
+    const port = Number(bootstrap.split(',')[0].split(':')[1]);
+    await assert.rejects(
+      new Promise<void>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.destroy();
+          resolve();
+        });
+        socket.on('error', reject);
+      }),
+      /ECONNREFUSED/,
+    );
   });
 
   it('stops the simulator live when the setting turns off', async () => {
