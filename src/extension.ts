@@ -1,6 +1,5 @@
 /** Wires the sources, the consumer-group view and the commands; nothing else lives here. */
 import * as vscode from 'vscode';
-import { commandDefaults } from './commands/commandRunner';
 import { registerConnectionCommands } from './commands/connectionCommands';
 import { registerExposeCommands } from './commands/exposeCommands';
 import { registerOffsetCommands } from './commands/offsetCommands';
@@ -28,7 +27,6 @@ export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
   registry = sources;
   const connections = new ConnectionStore(context.secrets);
   const view = createGroupsView(sources, log);
-  commandDefaults.node = () => view.selectedNode();
   context.subscriptions.push(
     view,
     manageSimulatorSource(sources, log),

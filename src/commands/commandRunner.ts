@@ -5,13 +5,6 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../views/groupTreeData';
 
-/**
- * Where a command invoked without a node (from the palette or a keybinding, or from a context menu
- * while the tree was re-fetching the clicked row, when VS Code passes no element) finds one: the
- * row selected in the view. Set once at activation.
- */
-export const commandDefaults: { node: () => unknown } = { node: () => undefined };
-
 export function registerReportingCommand<Args extends unknown[]>(
   id: string,
   title: string,
@@ -20,8 +13,9 @@ export function registerReportingCommand<Args extends unknown[]>(
 ): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (...args: Args) => {
     try {
-      const withNode = args[0] === undefined ? ([commandDefaults.node(), ...args.slice(1)] as Args) : args;
-      await handler(...withNode);
+      // No fallback to the selected row when VS Code passes no node: acting on another row than the one
+      // clicked (a delete, a reset) is worse than asking the user to run the command again.
+      await handler(...args);
     } catch (e) {
       log.error(`${title} failed:`, e instanceof Error ? e : errorMessage(e));
       void vscode.window.showErrorMessage(`${title} failed: ${errorMessage(e)}`);

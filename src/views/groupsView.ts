@@ -7,15 +7,12 @@ import { GroupTreeData, errorMessage } from './groupTreeData';
 import { GROUPS_VIEW_ID, GroupTreeProvider } from './groupTreeProvider';
 import { RefreshScheduler, type RefreshReason } from './refreshScheduler';
 import type { SourceRegistry } from './sourceRegistry';
-import type { TreeNode } from './treeNodes';
 
 export const REFRESH_INTERVAL_SETTING = 'kafkaGroupLens.refreshIntervalSeconds';
 
 export interface GroupsView extends vscode.Disposable {
   /** Reloads every cluster now, with progress shown on the view. */
   refreshNow(): Thenable<void>;
-  /** The row selected in the view, if any. */
-  selectedNode(): TreeNode | undefined;
   /** The tree's data provider, exposed to the extension-host tests through activate()'s return value. */
   readonly provider: GroupTreeProvider;
   /** Reloads one cluster now (retry of a failed load, or after a simulator command). */
@@ -63,7 +60,6 @@ export function createGroupsView(registry: SourceRegistry, log: vscode.LogOutput
 
   return {
     refreshNow: () => vscode.window.withProgress({ location: { viewId: GROUPS_VIEW_ID } }, () => data.refresh()),
-    selectedNode: () => view.selection[0],
     provider,
     refreshSource: (sourceId) =>
       vscode.window.withProgress({ location: { viewId: GROUPS_VIEW_ID } }, () => data.refresh(sourceId)),

@@ -26,17 +26,15 @@ describe('commands/commandRunner', () => {
     }
   });
 
-  it('hands a command invoked without a node the selected row, and keeps an explicit node', async () => {
+  it('passes the node it was given, and no other when it was given none', async () => {
     const received: unknown[] = [];
     const log = { error: () => undefined } as unknown as Parameters<RunnerModule['registerReportingCommand']>[2];
     const disposable = runner.registerReportingCommand('test.cmd', 'Test', log, (node?: unknown) => {
       received.push(node);
     });
-    runner.commandDefaults.node = () => 'selected-row';
     await host.commands.get('test.cmd')?.();
-    await host.commands.get('test.cmd')?.(undefined);
     await host.commands.get('test.cmd')?.('clicked-row');
-    assert.deepEqual(received, ['selected-row', 'selected-row', 'clicked-row']);
+    assert.deepEqual(received, [undefined, 'clicked-row']);
     disposable.dispose();
   });
 
