@@ -6,7 +6,8 @@
 import type { Unsubscribe } from '../model/clusterSource';
 import { groupChildren, partitionChildren } from './groupChildren';
 import type { SourceRegistry } from './sourceRegistry';
-import { nodeIds, type ClusterNode, type GroupNode, type MessageNode, type TreeNode } from './treeNodes';
+import type { GroupSummary } from '../model/types';
+import { nodeIds, type ClusterLoadState, type ClusterNode, type GroupNode, type MessageNode, type TreeNode } from './treeNodes';
 
 export interface GroupTreeDataOptions {
   /** Called when a source pushes "something changed"; the caller decides when to reload. */
@@ -23,10 +24,14 @@ interface RunningLoad {
   running: Promise<void>;
   /** A reload was requested while this one ran: run once more when it ends. */
   again: boolean;
+  /** The next round reports the whole cluster subtree. */
+  full: boolean;
 }
 
 export class GroupTreeData {
   private readonly clusters = new Map<string, ClusterNode>();
+  /** Group rows per source, by group id: the same objects across reloads (see GroupNode.summary). */
+  private readonly groupNodes = new Map<string, Map<string, GroupNode>>();
   private readonly sourceSubscriptions = new Map<string, Unsubscribe>();
   private readonly loads = new Map<string, RunningLoad>();
   private readonly listeners = new Set<(node: TreeNode | undefined) => void>();
@@ -66,10 +71,13 @@ export class GroupTreeData {
     return this.parents.get(node);
   }
 
-  /** Reloads one cluster, or all of them; each cluster node is reported as it settles. */
-  async refresh(sourceId?: string): Promise<void> {
+  /**
+   * Reloads one cluster, or all of them. A `full` reload reports each cluster node (its whole subtree
+   * is re-read: a manual refresh); otherwise only the rows whose figures changed are reported.
+   */
+  async refresh(sourceId?: string, full = false): Promise<void> {
     const targets = sourceId === undefined ? this.roots() : [this.clusters.get(sourceId)].filter((n) => n !== undefined);
-    await Promise.all(targets.map((node) => this.reload(node)));
+    await Promise.all(targets.map((node) => this.reload(node, full)));
   }
 
   dispose(): void {
@@ -122,16 +130,52 @@ export class GroupTreeData {
         if (!state.groups.length) {
           return [{ kind: 'message', id: nodeIds.message(node.id, 'empty'), severity: 'info', text: 'No consumer groups' }];
         }
-        return state.groups.map(
-          (summary): GroupNode => ({
-            kind: 'group',
-            id: nodeIds.group(node.sourceId, summary.groupId),
-            sourceId: node.sourceId,
-            sourceKind: node.sourceKind,
-            summary,
-          }),
-        );
+        return state.groups.map((summary) => this.groupNode(node, summary));
     }
+  }
+
+  /** The row object of a group, created once per source and group id. */
+  private groupNode(cluster: ClusterNode, summary: GroupSummary): GroupNode {
+    let nodes = this.groupNodes.get(cluster.sourceId);
+    if (!nodes) {
+      nodes = new Map();
+      this.groupNodes.set(cluster.sourceId, nodes);
+    }
+    let node = nodes.get(summary.groupId);
+    if (!node) {
+      node = { kind: 'group', id: nodeIds.group(cluster.sourceId, summary.groupId), sourceId: cluster.sourceId, sourceKind: cluster.sourceKind, summary };
+      nodes.set(summary.groupId, node);
+    }
+    node.summary = summary;
+    return node;
+  }
+
+  /**
+   * After a reload: the group rows whose figures changed, when the cluster's own row and its list of
+   * groups did not; undefined when the cluster row itself must be refreshed.
+   */
+  private changedGroupsOnly(cluster: ClusterNode, before: ClusterLoadState): GroupNode[] | undefined {
+    const after = cluster.state;
+    if (before.status !== 'loaded' || after.status !== 'loaded') {
+      return undefined;
+    }
+    const sameCluster =
+      JSON.stringify(before.info) === JSON.stringify(after.info) &&
+      before.groups.length === after.groups.length &&
+      before.groups.every((g, i) => g.groupId === after.groups[i].groupId);
+    const nodes = this.groupNodes.get(cluster.sourceId);
+    if (!sameCluster || !nodes) {
+      return undefined;
+    }
+    const changed: GroupNode[] = [];
+    after.groups.forEach((summary, i) => {
+      const node = nodes.get(summary.groupId);
+      if (node && JSON.stringify(before.groups[i]) !== JSON.stringify(summary)) {
+        node.summary = summary;
+        changed.push(node);
+      }
+    });
+    return changed;
   }
 
   private async groupChildren(node: GroupNode): Promise<TreeNode[]> {
@@ -153,18 +197,21 @@ export class GroupTreeData {
     }
   }
 
-  private reload(node: ClusterNode): Promise<void> {
+  private reload(node: ClusterNode, full = false): Promise<void> {
     const current = this.loads.get(node.sourceId);
     if (current) {
       current.again = true;
+      current.full ||= full;
       return current.running;
     }
-    const load: RunningLoad = { running: Promise.resolve(), again: false };
+    const load: RunningLoad = { running: Promise.resolve(), again: false, full };
     load.running = (async () => {
       try {
         do {
           load.again = false;
-          await this.loadOnce(node);
+          const thisRoundFull = load.full;
+          load.full = false;
+          await this.loadOnce(node, thisRoundFull);
         } while (load.again && this.clusters.get(node.sourceId) === node);
       } finally {
         this.loads.delete(node.sourceId);
@@ -174,7 +221,7 @@ export class GroupTreeData {
     return load.running;
   }
 
-  private async loadOnce(node: ClusterNode): Promise<void> {
+  private async loadOnce(node: ClusterNode, full: boolean): Promise<void> {
     const entry = this.registry.get(node.sourceId);
     if (!entry) {
       return;
@@ -187,6 +234,7 @@ export class GroupTreeData {
         this.emit(node);
       }
     }
+    const before = node.state;
     try {
       const [info, groups] = await Promise.all([entry.source.describeCluster(), entry.source.listGroups()]);
       groups.sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0));
@@ -195,8 +243,29 @@ export class GroupTreeData {
       this.options.logError?.(`Loading consumer groups of ${entry.source.label} failed: ${errorMessage(e)}`);
       node.state = { status: 'error', message: errorMessage(e) };
     }
-    if (this.clusters.get(node.sourceId) === node) {
+    if (this.clusters.get(node.sourceId) !== node) {
+      return;
+    }
+    const changedGroups = full ? undefined : this.changedGroupsOnly(node, before);
+    if (changedGroups) {
+      changedGroups.forEach((group) => this.emit(group));
+    } else {
+      this.forgetGroupsNotIn(node);
       this.emit(node);
+    }
+  }
+
+  /** Drops the row objects of groups that are gone, so a group that comes back gets a fresh row. */
+  private forgetGroupsNotIn(cluster: ClusterNode): void {
+    const nodes = this.groupNodes.get(cluster.sourceId);
+    if (!nodes) {
+      return;
+    }
+    const present = new Set(cluster.state.status === 'loaded' ? cluster.state.groups.map((g) => g.groupId) : []);
+    for (const groupId of [...nodes.keys()]) {
+      if (!present.has(groupId)) {
+        nodes.delete(groupId);
+      }
     }
   }
 
@@ -206,6 +275,7 @@ export class GroupTreeData {
     for (const id of [...this.clusters.keys()]) {
       if (!registered.has(id)) {
         this.clusters.delete(id);
+        this.groupNodes.delete(id);
         this.sourceSubscriptions.get(id)?.();
         this.sourceSubscriptions.delete(id);
       }

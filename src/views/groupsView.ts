@@ -59,10 +59,10 @@ export function createGroupsView(registry: SourceRegistry, log: vscode.LogOutput
   );
 
   return {
-    refreshNow: () => vscode.window.withProgress({ location: { viewId: GROUPS_VIEW_ID } }, () => data.refresh()),
+    refreshNow: () => vscode.window.withProgress({ location: { viewId: GROUPS_VIEW_ID } }, () => data.refresh(undefined, true)),
     provider,
     refreshSource: (sourceId) =>
-      vscode.window.withProgress({ location: { viewId: GROUPS_VIEW_ID } }, () => data.refresh(sourceId)),
+      vscode.window.withProgress({ location: { viewId: GROUPS_VIEW_ID } }, () => data.refresh(sourceId, true)),
     dispose: () => {
       for (const d of disposables.reverse()) {
         d.dispose();

@@ -30,7 +30,12 @@ export interface GroupNode {
   readonly id: string;
   readonly sourceId: string;
   readonly sourceKind: SourceKind;
-  readonly summary: GroupSummary;
+  /**
+   * Mutable on purpose, like ClusterNode.state: a reload that changes only a group's figures updates
+   * this object and refreshes that row alone, so VS Code does not re-fetch the whole cluster subtree
+   * (while it does, a right-click on a row can reach the command without its node).
+   */
+  summary: GroupSummary;
 }
 
 export interface MemberNode {

@@ -146,3 +146,52 @@ describe('views/GroupTreeData', () => {
     assert.equal(data.parent(cluster), undefined);
   });
 });
+
+describe('views/GroupTreeData targeted refreshes', () => {
+  let registry: SourceRegistry;
+  let source: FakeSource;
+  let data: GroupTreeData;
+  let reported: Array<TreeNode | undefined>;
+
+  beforeEach(async () => {
+    registry = new SourceRegistry();
+    source = new FakeSource('sim', 'Demo');
+    source.put(groupDetail('payments', { members: [member('m-1')] })).put(groupDetail('audit'));
+    registry.add({ source, control: new FakeControl() });
+    data = new GroupTreeData(registry);
+    await data.children(data.roots()[0]);
+    await data.refresh();
+    reported = [];
+    data.onDidChange((node) => reported.push(node));
+  });
+
+  afterEach(() => data.dispose());
+
+  it('reports only the group whose figures changed, as the same row object', async () => {
+    const [cluster] = data.roots();
+    const before = (await data.children(cluster)) as GroupNode[];
+    source.put(groupDetail('payments', { state: 'PreparingRebalance', members: [member('m-1')] }));
+    await data.refresh();
+    assert.deepEqual(reported, [before[1]], 'the payments row alone, the object VS Code already holds');
+    assert.equal(before[1].summary.state, 'PreparingRebalance');
+    const after = (await data.children(cluster)) as GroupNode[];
+    assert.equal(after[1], before[1]);
+  });
+
+  it('reports nothing when nothing changed, and the cluster when its list of groups changed', async () => {
+    const [cluster] = data.roots();
+    await data.children(cluster); // the rows VS Code holds
+    await data.refresh();
+    assert.deepEqual(reported, []);
+    source.put(groupDetail('billing'));
+    await data.refresh();
+    assert.deepEqual(reported, [cluster]);
+    assert.deepEqual(labels(await data.children(cluster)), ['audit', 'billing', 'payments']);
+  });
+
+  it('reports the whole cluster on a full refresh (the Refresh button, after a command)', async () => {
+    const [cluster] = data.roots();
+    await data.refresh(undefined, true);
+    assert.deepEqual(reported, [cluster]);
+  });
+});
