@@ -15,13 +15,13 @@ import { manyEvents } from '../test/webview/sampleEvents';
 import { openTimeline } from '../test/webview/timelinePage';
 
 const EVENT_COUNT = 10_000;
-const RUNS = 5;
+const RUNS = Number(process.env.KGL_BENCH_RUNS ?? 5);
 const SETTLE_MS = 300;
 
 interface Timing {
   /** Message handled: model built, SVG built, layout forced. */
   handled: number;
-  /** Until the task after the next animation frame, i.e. that frame painted. */
+  /** Until the frame with the render was presented (Element Timing's renderTime). */
   framed: number;
   elements: number;
 }
@@ -33,24 +33,37 @@ interface PageTimers {
   kglTimeStaged(): Promise<Timing>;
   kglTimeKey(key: string): Promise<Timing>;
   /** Medians of the app's own performance measures (model build, drawing). */
-  kglSplit(): string[];
+  kglSplit(snapshots: number): string[];
 }
 
 /**
  * In-page timers. A message listener registered after the app's runs once the app has handled the
- * message (model built, SVG built); reading a bounding box then forces layout; the next animation
- * frame is when it is painted.
+ * message (model built, SVG built); reading a bounding box then forces layout. "Presented" is when
+ * the frame holding that render reached the screen: an element inserted in the same task carries
+ * `elementtiming`, and Chromium's Element Timing reports the presentation time of its first paint,
+ * so rasterization is included (a next-animation-frame timer ends before it).
  */
 const PAGE_TIMERS = `
+  let kglMarks = 0;
   function kglFinish(start, resolve) {
     document.querySelector('.plot').getBoundingClientRect();
     const handled = performance.now() - start;
-    requestAnimationFrame(() => {
-      // rAF callbacks run before the frame is painted: the next task runs after it.
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => resolve({ handled, framed: performance.now() - start, elements: document.querySelectorAll('svg *').length });
-      channel.port2.postMessage(null);
+    const id = 'kgl-frame-' + kglMarks++;
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (entry.identifier === id) {
+          observer.disconnect();
+          mark.remove();
+          resolve({ handled, framed: entry.renderTime - start, elements: document.querySelectorAll('svg *').length });
+        }
+      }
     });
+    observer.observe({ type: 'element' });
+    const mark = document.createElement('div');
+    mark.setAttribute('elementtiming', id);
+    mark.textContent = id;
+    mark.style.cssText = 'position: fixed; left: 0; bottom: 0; font-size: 9px; opacity: 0.5';
+    document.body.appendChild(mark);
   }
   window.kglStage = (message) => { window.kglStaged = message; };
   window.kglTimeStaged = () => window.kglTimeMessage(window.kglStaged);
@@ -80,12 +93,14 @@ const PAGE_TIMERS = `
   window.kglTimeKey = (key) => new Promise((resolve) => {
     const start = performance.now();
     document.querySelector('.timeline').dispatchEvent(new KeyboardEvent('keydown', { key, shiftKey: key === 'ArrowRight', bubbles: true }));
-    kglFinish(start, resolve);
+    // The view redraws in its animation-frame callback; this one, registered later, runs after it in the same frame.
+    requestAnimationFrame(() => kglFinish(start, resolve));
   });
-  window.kglSplit = () => {
+  window.kglSplit = (snapshots) => {
     const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)].toFixed(1) + ' ms';
-    const measures = ['kgl:decode', 'kgl:model', 'kgl:render'].map((name) => name + ' ' + median(performance.getEntriesByName(name).map((e) => e.duration)));
-    const phases = ['queued', 'decode', 'app'].map((name) => name + ' ' + median(window.kglPhases.map((p) => p[name])));
+    // The first measures of each name belong to the snapshots (first renders), the rest to appends.
+    const measures = ['kgl:decode', 'kgl:model', 'kgl:render'].map((name) => name + ' ' + median(performance.getEntriesByName(name).slice(0, snapshots).map((e) => e.duration)));
+    const phases = ['queued'].map((name) => name + ' ' + median(window.kglPhases.slice(0, snapshots).map((p) => p[name])));
     return [...phases, ...measures];
   };
 `;
@@ -98,7 +113,7 @@ function median(values: number[]): number {
 function line(label: string, timings: Timing[]): string {
   const handled = timings.map((t) => t.handled);
   const framed = timings.map((t) => t.framed);
-  return `${label.padEnd(28)} handled median ${median(handled).toFixed(1)} ms (first ${handled[0].toFixed(1)}, max ${Math.max(...handled).toFixed(1)}) · painted median ${median(framed).toFixed(1)} ms · ${timings[0].elements} SVG elements`;
+  return `${label.padEnd(28)} handled median ${median(handled).toFixed(1)} ms (first ${handled[0].toFixed(1)}, max ${Math.max(...handled).toFixed(1)}) · presented median ${median(framed).toFixed(1)} ms (${framed.map((t) => t.toFixed(0)).join(', ')}) · ${timings[0].elements} SVG elements`;
 }
 
 async function main(): Promise<void> {
@@ -138,7 +153,7 @@ async function main(): Promise<void> {
     const first: Timing[] = [];
     for (let i = 0; i < RUNS; i++) {
       // A new group id each time, so each snapshot is a fresh first render (fit to all events).
-      first.push(await timeMessage({ type: 'snapshot', groupId: `bench-group-${i}`, clusterLabel: 'bench', timeBase: 'virtual', origin: 'bench', events: columns }));
+      first.push(await timeMessage({ type: 'snapshot', sourceId: 'simulator', groupId: `bench-group-${i}`, clusterLabel: 'bench', timeBase: 'virtual', origin: 'bench', events: columns }));
     }
     const zoomIn: Timing[] = [];
     for (let i = 0; i < RUNS; i++) {
@@ -157,17 +172,17 @@ async function main(): Promise<void> {
     for (let i = 0; i < RUNS; i++) {
       append.push(await timeMessage({ type: 'append', dropFromStart: 1, events: [{ ...last, time: last.time + (i + 1) * 100 }] }));
     }
-    const split = await page.evaluate(() => (window as unknown as PageTimers).kglSplit());
+    const split = await page.evaluate((n) => (window as unknown as PageTimers).kglSplit(n), RUNS);
     console.log(line('first render (fit, 10k)', first));
     console.log(line('re-render after zoom in', zoomIn));
     console.log(line('re-render after pan', pan));
     console.log(line('re-render after zoom out', zoomOut));
     console.log(line('live append (+1, -1)', append));
-    console.log(`in-page split of snapshot/append handling: ${split.join(' · ')}`);
+    console.log(`first render split (medians): ${split.join(' · ')}`);
     const firstTotal = median(encodeTimes) + median(first.map((t) => t.framed));
     console.log(`first render incl. host encode   median ${firstTotal.toFixed(1)} ms`);
     const worst = Math.max(firstTotal, ...[zoomIn, zoomOut, pan, append].map((timings) => median(timings.map((t) => t.framed))));
-    console.log(`target < 100 ms (painted): ${worst < 100 ? 'met' : 'NOT met'} (worst median ${worst.toFixed(1)} ms)`);
+    console.log(`target < 100 ms (presented): ${worst < 100 ? 'met' : 'NOT met'} (worst median ${worst.toFixed(1)} ms)`);
     const errors = (await harness.posted()).filter((m) => m.type === 'reportError');
     if (errors.length > 0) {
       throw new Error(`the webview reported errors: ${JSON.stringify(errors)}`);

@@ -5,7 +5,6 @@
  * renders it.
  */
 import type { GroupState, MemberAssignmentChange, RebalanceEvent, RebalanceEventKind, TopicPartition } from '../model/types';
-import { topicPartitionKey } from './membershipDiff';
 
 export interface LaneSpan {
   from: number;
@@ -84,34 +83,118 @@ const SETTLED_STATES: ReadonlySet<GroupState> = new Set<GroupState>(['Stable', '
 const LEAVING_KINDS: ReadonlySet<RebalanceEventKind> = new Set<RebalanceEventKind>(['member-left', 'member-expired', 'poll-timeout']);
 
 export function buildTimeline(groupId: string, input: readonly RebalanceEvent[]): TimelineModel {
-  const events = sortedByTime(input);
-  const start = events.length > 0 ? events[0].time : 0;
-  const end = events.length > 0 ? events[events.length - 1].time : 0;
-  const lanes = new LaneBuilder();
-  const markers: TimelineMarker[] = [];
-  for (let index = 0; index < events.length; index++) {
-    const event = events[index];
-    const lane = lanes.place(event);
-    markers.push({ event: index, lane, time: event.time, kind: event.kind });
+  return timelineBuilder(groupId, input).model();
+}
+
+/** A builder holding `input` (sorted by time), ready for appends. */
+export function timelineBuilder(groupId: string, input: readonly RebalanceEvent[]): TimelineBuilder {
+  const builder = new TimelineBuilder(groupId);
+  builder.append(sortedByTime(input));
+  return builder;
+}
+
+/**
+ * Builds the model as a left fold over time-ordered events, so a live panel adds new events
+ * without laying out the whole history again: work per append is proportional to what arrived.
+ */
+export class TimelineBuilder {
+  private readonly events: RebalanceEvent[] = [];
+  private readonly lanes = new LaneBuilder();
+  private readonly markers: TimelineMarker[] = [];
+  private readonly phases: PhaseSpan[] = [];
+  private readonly generations: GenerationSpan[] = [];
+  private readonly rebalances = new RebalanceTracker();
+
+  constructor(readonly groupId: string) {}
+
+  get eventCount(): number {
+    return this.events.length;
+  }
+
+  /**
+   * Adds events at or after the last one held. Returns false, adding nothing, when one is earlier
+   * (history was reordered): the caller builds a new model from all events then.
+   */
+  append(input: readonly RebalanceEvent[]): boolean {
+    let last = this.events.length > 0 ? this.events[this.events.length - 1].time : -Infinity;
+    for (const event of input) {
+      if (event.time < last) {
+        return false;
+      }
+      last = event.time;
+    }
+    for (const event of input) {
+      this.add(event);
+    }
+    return true;
+  }
+
+  /** The model of everything appended so far; a new object each call, so a previous model keeps its lengths. */
+  model(): TimelineModel {
+    const events = this.events;
+    const start = events.length > 0 ? events[0].time : 0;
+    const end = events.length > 0 ? events[events.length - 1].time : 0;
+    // Spans run to the next span's start; the last one to the last event.
+    const lastPhase = this.phases[this.phases.length - 1];
+    if (lastPhase) {
+      lastPhase.to = end;
+    }
+    const lastGeneration = this.generations[this.generations.length - 1];
+    if (lastGeneration) {
+      lastGeneration.to = end;
+    }
+    return {
+      groupId: this.groupId,
+      events: events.slice(),
+      lanes: this.lanes.finish(),
+      phases: this.phases.slice(),
+      generations: this.generations.slice(),
+      rebalances: this.rebalances.spans(),
+      markers: this.markers.slice(),
+      start,
+      end,
+    };
+  }
+
+  private add(event: RebalanceEvent): void {
+    const index = this.events.length;
+    this.events.push(event);
+    const lane = this.lanes.place(event);
+    this.markers.push({ event: index, lane, time: event.time, kind: event.kind });
     // An assignment also shows on the lane of each member it changed.
     for (const change of event.assignments ?? NO_CHANGES) {
-      const memberLane = lanes.laneFor(change.memberId, change.groupInstanceId ?? null, null);
+      const memberLane = this.lanes.laneFor(change.memberId, change.groupInstanceId ?? null, null);
       if (memberLane !== lane) {
-        markers.push({ event: index, lane: memberLane, time: event.time, kind: event.kind });
+        this.markers.push({ event: index, lane: memberLane, time: event.time, kind: event.kind });
       }
     }
+    this.addPhase(event);
+    this.addGeneration(event);
+    this.rebalances.add(event, index);
   }
-  return {
-    groupId,
-    events,
-    lanes: lanes.finish(),
-    phases: phaseSpans(events, end),
-    generations: generationSpans(events, end),
-    rebalances: rebalanceSpans(events),
-    markers,
-    start,
-    end,
-  };
+
+  private addPhase(event: RebalanceEvent): void {
+    const state = event.stateAfter;
+    const last = this.phases[this.phases.length - 1];
+    if (state === undefined || (last && last.state === state)) {
+      return;
+    }
+    if (last) {
+      last.to = event.time;
+    }
+    this.phases.push({ state, from: event.time, to: event.time });
+  }
+
+  private addGeneration(event: RebalanceEvent): void {
+    const last = this.generations[this.generations.length - 1];
+    if (last && event.generation <= last.generation) {
+      return;
+    }
+    if (last) {
+      last.to = event.time;
+    }
+    this.generations.push({ generation: event.generation, from: event.time, to: event.time });
+  }
 }
 
 const NO_CHANGES: readonly MemberAssignmentChange[] = [];
@@ -185,7 +268,7 @@ class LaneBuilder {
     for (const lane of this.lanes) {
       lane.label = laneLabel(lane);
     }
-    return this.lanes;
+    return this.lanes.slice();
   }
 
   /** The member's lane, created (with no membership span) when the member was not seen yet. */
@@ -231,40 +314,6 @@ function shortId(memberId: string, clientId: string): string {
   return rest.length > 8 ? rest.slice(0, 8) : rest;
 }
 
-function phaseSpans(events: readonly RebalanceEvent[], end: number): PhaseSpan[] {
-  const phases: PhaseSpan[] = [];
-  for (const event of events) {
-    const state = event.stateAfter;
-    if (state === undefined) {
-      continue;
-    }
-    const last = phases[phases.length - 1];
-    if (last && last.state === state) {
-      continue;
-    }
-    if (last) {
-      last.to = event.time;
-    }
-    phases.push({ state, from: event.time, to: end });
-  }
-  return phases;
-}
-
-function generationSpans(events: readonly RebalanceEvent[], end: number): GenerationSpan[] {
-  const spans: GenerationSpan[] = [];
-  for (const event of events) {
-    const last = spans[spans.length - 1];
-    if (last && event.generation <= last.generation) {
-      continue;
-    }
-    if (last) {
-      last.to = event.time;
-    }
-    spans.push({ generation: event.generation, from: event.time, to: end });
-  }
-  return spans;
-}
-
 function startsRebalance(event: RebalanceEvent): boolean {
   return event.kind === 'rebalance-started' || (event.stateAfter !== undefined && event.stateAfter === 'PreparingRebalance');
 }
@@ -273,34 +322,37 @@ function endsRebalance(event: RebalanceEvent): boolean {
   return event.stateAfter !== undefined && SETTLED_STATES.has(event.stateAfter) && event.kind !== 'rebalance-started';
 }
 
-function rebalanceSpans(events: readonly RebalanceEvent[]): RebalanceSpan[] {
-  const spans: RebalanceSpan[] = [];
+/** Folds events into rebalances: what moved in each, and when consumption stopped and resumed. */
+class RebalanceTracker {
+  private readonly all: RebalanceSpan[] = [];
   /** Partition key → owner member id, from assignment events so far. */
-  const owners = new Map<string, Owner>();
+  private readonly owners = new Map<number, Owner>();
   /** Partition key → times it was assigned to someone, ascending: when a revoked partition resumes. */
-  const assignedAt = new Map<string, number[]>();
+  private readonly assignedAt: number[][] = [];
+  /** Partition keys are small numbers: no string per partition mention, and arrays instead of maps. */
+  private readonly partitionIds = new PartitionIds();
   /** Members that left, expired or timed out at `departedTime` (the latest instant anyone did). */
-  let departedTime = Number.NaN;
-  let departedNow: string[] = [];
-  let open: OpenRebalance | null = null;
+  private departedTime = Number.NaN;
+  private departedNow: string[] = [];
+  private open: OpenRebalance | null = null;
   /** A rebalance that has settled but still takes what happens at the same instant (the sync's assignments). */
-  let settling: OpenRebalance | null = null;
-  const all: OpenRebalance[] = [];
+  private settling: OpenRebalance | null = null;
+  /** Rebalances whose classification later events can still change. */
+  private pending: OpenRebalance[] = [];
 
-  for (let index = 0; index < events.length; index++) {
-    const event = events[index];
-    if (settling && (event.time !== settling.span.to || startsRebalance(event))) {
-      settling = null;
+  add(event: RebalanceEvent, index: number): void {
+    if (this.settling && (event.time !== this.settling.span.to || startsRebalance(event))) {
+      this.settling = null;
     }
     if (LEAVING_KINDS.has(event.kind) && event.memberId !== undefined) {
-      if (event.time !== departedTime) {
-        departedTime = event.time;
-        departedNow = [];
+      if (event.time !== this.departedTime) {
+        this.departedTime = event.time;
+        this.departedNow = [];
       }
-      departedNow.push(event.memberId);
-      open?.departed.add(event.memberId);
+      this.departedNow.push(event.memberId);
+      this.open?.departed.add(event.memberId);
     }
-    if (open === null && startsRebalance(event)) {
+    if (this.open === null && startsRebalance(event)) {
       const span: RebalanceSpan = {
         from: event.time,
         to: event.time,
@@ -314,22 +366,22 @@ function rebalanceSpans(events: readonly RebalanceEvent[]): RebalanceSpan[] {
         stoppedTo: null,
         startEvent: index,
       };
-      spans.push(span);
+      this.all.push(span);
       // A departure at the very instant the rebalance starts is what started it.
-      const departed: Set<string> = new Set(departedNow.length > 0 && departedTime === event.time ? departedNow : NO_MEMBERS);
-      open = { span, ownedBefore: [...owners.values()], departed, firstRevoke: null };
-      all.push(open);
+      const departed: Set<string> = new Set(this.departedNow.length > 0 && this.departedTime === event.time ? this.departedNow : NO_MEMBERS);
+      this.open = { span, ownedBefore: [...this.owners.values()], departed, firstRevoke: null };
+      this.pending.push(this.open);
     }
-    const current = open ?? settling;
+    const current = this.open ?? this.settling;
     for (const change of event.assignments ?? NO_CHANGES) {
-      applyOwnership(owners, change);
+      this.applyOwnership(change);
       for (const tp of change.assigned) {
-        const key = topicPartitionKey(tp);
-        const times = assignedAt.get(key);
+        const id = this.partitionIds.of(tp);
+        const times = this.assignedAt[id];
         if (times) {
           times.push(event.time);
         } else {
-          assignedAt.set(key, [event.time]);
+          this.assignedAt[id] = [event.time];
         }
       }
       if (current) {
@@ -339,20 +391,58 @@ function rebalanceSpans(events: readonly RebalanceEvent[]): RebalanceSpan[] {
         }
       }
     }
-    if (open) {
-      open.span.to = event.time;
-      open.span.generationAfter = Math.max(open.span.generationAfter, event.generation);
+    if (this.open) {
+      this.open.span.to = event.time;
+      this.open.span.generationAfter = Math.max(this.open.span.generationAfter, event.generation);
       if (endsRebalance(event)) {
-        open.span.finished = true;
-        settling = open;
-        open = null;
+        this.open.span.finished = true;
+        this.settling = this.open;
+        this.open = null;
       }
     }
   }
-  for (const rebalance of all) {
-    classify(rebalance, assignedAt);
+
+  /** Every rebalance so far, classified as of the last event. */
+  spans(): RebalanceSpan[] {
+    this.pending = this.pending.filter((rebalance) => {
+      classify(rebalance, this.assignedAt, this.partitionIds);
+      // Settled and closed to same-instant events, and (cooperative) every moved partition handed out again: final.
+      return rebalance === this.open || rebalance === this.settling || (rebalance.span.mode === 'cooperative' && rebalance.span.stoppedTo === null);
+    });
+    return this.all.slice();
   }
-  return spans;
+
+  private applyOwnership(change: MemberAssignmentChange): void {
+    for (const tp of change.revoked) {
+      const id = this.partitionIds.of(tp);
+      if (this.owners.get(id)?.memberId === change.memberId) {
+        this.owners.delete(id);
+      }
+    }
+    for (const tp of change.assigned) {
+      this.owners.set(this.partitionIds.of(tp), { tp, memberId: change.memberId });
+    }
+  }
+}
+
+/** Numbers topic-partitions 0, 1, 2… in order of first mention. */
+class PartitionIds {
+  private readonly byTopic = new Map<string, number[]>();
+  private count = 0;
+
+  of(tp: TopicPartition): number {
+    let partitions = this.byTopic.get(tp.topic);
+    if (partitions === undefined) {
+      partitions = [];
+      this.byTopic.set(tp.topic, partitions);
+    }
+    let id = partitions[tp.partition];
+    if (id === undefined) {
+      id = this.count++;
+      partitions[tp.partition] = id;
+    }
+    return id;
+  }
 }
 
 interface Owner {
@@ -368,18 +458,6 @@ interface OpenRebalance {
   departed: Set<string>;
   /** Time of the first assignment event inside the rebalance that revoked something. */
   firstRevoke: number | null;
-}
-
-function applyOwnership(owners: Map<string, Owner>, change: MemberAssignmentChange): void {
-  for (const tp of change.revoked) {
-    const key = topicPartitionKey(tp);
-    if (owners.get(key)?.memberId === change.memberId) {
-      owners.delete(key);
-    }
-  }
-  for (const tp of change.assigned) {
-    owners.set(topicPartitionKey(tp), { tp, memberId: change.memberId });
-  }
 }
 
 function mergeChange(into: MemberAssignmentChange[], change: MemberAssignmentChange): void {
@@ -398,14 +476,15 @@ function mergeChange(into: MemberAssignmentChange[], change: MemberAssignmentCha
  * mode is read from what the events say: when everything owned before was revoked or belonged to
  * a member that left, or a partition was revoked and handed back to the same member, it is eager.
  */
-function classify({ span, ownedBefore, departed, firstRevoke }: OpenRebalance, assignedAt: ReadonlyMap<string, number[]>): void {
-  const revoked = new Map<string, TopicPartition>();
+function classify({ span, ownedBefore, departed, firstRevoke }: OpenRebalance, assignedAt: readonly (number[] | undefined)[], ids: PartitionIds): void {
+  const revoked = new Map<number, TopicPartition>();
   let handedBack = false;
   for (const change of span.assignments) {
-    const assigned = new Set(change.assigned.map(topicPartitionKey));
+    const assigned = new Set(change.assigned.map((tp) => ids.of(tp)));
     for (const tp of change.revoked) {
-      revoked.set(topicPartitionKey(tp), tp);
-      handedBack ||= assigned.has(topicPartitionKey(tp));
+      const id = ids.of(tp);
+      revoked.set(id, tp);
+      handedBack ||= assigned.has(id);
     }
   }
   if (revoked.size === 0) {
@@ -413,7 +492,7 @@ function classify({ span, ownedBefore, departed, firstRevoke }: OpenRebalance, a
     return;
   }
   const allStopped =
-    ownedBefore.length > 0 && ownedBefore.every((owner) => revoked.has(topicPartitionKey(owner.tp)) || departed.has(owner.memberId));
+    ownedBefore.length > 0 && ownedBefore.every((owner) => revoked.has(ids.of(owner.tp)) || departed.has(owner.memberId));
   span.mode = handedBack || allStopped ? 'eager' : 'cooperative';
   if (span.mode === 'eager') {
     // onJoinPrepare revokes everything before JoinGroup: nothing is consumed until the group is Stable.
@@ -428,7 +507,7 @@ function classify({ span, ownedBefore, departed, firstRevoke }: OpenRebalance, a
   span.stoppedFrom = stoppedFrom;
   let resumed: number | null = stoppedFrom;
   for (const key of revoked.keys()) {
-    const next = firstAtOrAfter(assignedAt.get(key) ?? [], stoppedFrom);
+    const next = firstAtOrAfter(assignedAt[key] ?? [], stoppedFrom);
     resumed = next === undefined || resumed === null ? null : Math.max(resumed, next);
   }
   span.stoppedTo = resumed;

@@ -178,10 +178,18 @@ export function decodeEvents(columns: EventColumns): RebalanceEvent[] {
   };
   const optionalText = (ref: number, where: string): string | undefined => (ref === ABSENT ? undefined : text(ref, where));
   const nullableText = (ref: number, where: string): string | null | undefined => (ref === NULL_STRING ? null : optionalText(ref, where));
+  // One object per distinct partition: histories name the same few partitions thousands of times.
+  const interned = new Map<number, TopicPartition>();
   const partitions = (from: number, to: number): TopicPartition[] => {
     const result: TopicPartition[] = [];
     for (let p = from; p < to; p++) {
-      result.push({ topic: text(columns.partTopic[p], `partition ${p}`), partition: columns.partNumber[p] });
+      const key = columns.partTopic[p] * 0x100000000 + columns.partNumber[p];
+      let tp = interned.get(key);
+      if (tp === undefined) {
+        tp = { topic: text(columns.partTopic[p], `partition ${p}`), partition: columns.partNumber[p] };
+        interned.set(key, tp);
+      }
+      result.push(tp);
     }
     return result;
   };

@@ -329,10 +329,6 @@ export class TimelineView {
       this.tooltip,
       s('defs', {}, [
         s('clipPath', { id: 'plot-clip' }, [s('rect', { x: LABEL_WIDTH, y: 0, width: this.plotWidth, height })]),
-        s('pattern', { id: 'stop-hatch', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, [
-          s('rect', { class: 'hatch-bg', x: 0, y: 0, width: 6, height: 6 }),
-          s('line', { class: 'hatch-line', x1: 0, y1: 0, x2: 0, y2: 6 }),
-        ]),
       ]),
       rows,
       clipped,

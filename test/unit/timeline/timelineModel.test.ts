@@ -1,6 +1,9 @@
 import { strict as assert } from 'node:assert';
 import type { RebalanceEvent, TopicPartition } from '../../../src/model/types';
-import { buildTimeline, firstMarkerAtOrAfter } from '../../../src/timeline/timelineModel';
+import { runScenario } from '../../../src/simulator/scenario';
+import { DEMO_SCENARIO } from '../../../src/simulator/scenarios/demo';
+import { buildTimeline, firstMarkerAtOrAfter, TimelineBuilder, timelineBuilder } from '../../../src/timeline/timelineModel';
+import { manyEvents } from '../../webview/sampleEvents';
 
 const tp = (partition: number): TopicPartition => ({ topic: 't', partition });
 const base = { groupId: 'g' };
@@ -28,6 +31,19 @@ const eagerEvents: RebalanceEvent[] = [
   { ...base, time: 12020, kind: 'state-changed', generation: 2, stateBefore: 'CompletingRebalance', stateAfter: 'Stable' },
   { ...base, time: 20000, kind: 'member-expired', generation: 2, memberId: 's-1', groupInstanceId: 's' },
   { ...base, time: 25000, kind: 'static-rejoin', generation: 2, memberId: 's-2', groupInstanceId: 's', clientId: 's' },
+];
+
+/** A cooperative group: a-1 gives up p2 in gen 2, the follow-up rebalance hands it to b-1, then another starts. */
+const cooperativeEvents: RebalanceEvent[] = [
+  { ...base, time: 0, kind: 'assignment-changed', generation: 1, assignments: [{ memberId: 'a-1', revoked: [], assigned: [tp(0), tp(1), tp(2)] }] },
+  { ...base, time: 0, kind: 'state-changed', generation: 1, stateAfter: 'Stable' },
+  { ...base, time: 100, kind: 'rebalance-started', generation: 1, stateBefore: 'Stable', stateAfter: 'PreparingRebalance' },
+  { ...base, time: 200, kind: 'assignment-changed', generation: 2, assignments: [{ memberId: 'a-1', revoked: [tp(2)], assigned: [] }] },
+  { ...base, time: 200, kind: 'state-changed', generation: 2, stateAfter: 'Stable' },
+  { ...base, time: 210, kind: 'rebalance-started', generation: 2, stateBefore: 'Stable', stateAfter: 'PreparingRebalance', cause: 'need to revoke partitions and re-join' },
+  { ...base, time: 300, kind: 'assignment-changed', generation: 3, assignments: [{ memberId: 'b-1', revoked: [], assigned: [tp(2)] }] },
+  { ...base, time: 300, kind: 'state-changed', generation: 3, stateAfter: 'Stable' },
+  { ...base, time: 400, kind: 'rebalance-started', generation: 3, stateBefore: 'Stable', stateAfter: 'PreparingRebalance' },
 ];
 
 describe('timeline/timelineModel', () => {
@@ -96,18 +112,7 @@ describe('timeline/timelineModel', () => {
   });
 
   it('stops only moved partitions for a cooperative rebalance, until the follow-up rebalance assigns them', () => {
-    const events: RebalanceEvent[] = [
-      { ...base, time: 0, kind: 'assignment-changed', generation: 1, assignments: [{ memberId: 'a-1', revoked: [], assigned: [tp(0), tp(1), tp(2)] }] },
-      { ...base, time: 0, kind: 'state-changed', generation: 1, stateAfter: 'Stable' },
-      { ...base, time: 100, kind: 'rebalance-started', generation: 1, stateBefore: 'Stable', stateAfter: 'PreparingRebalance' },
-      { ...base, time: 200, kind: 'assignment-changed', generation: 2, assignments: [{ memberId: 'a-1', revoked: [tp(2)], assigned: [] }] },
-      { ...base, time: 200, kind: 'state-changed', generation: 2, stateAfter: 'Stable' },
-      { ...base, time: 210, kind: 'rebalance-started', generation: 2, stateBefore: 'Stable', stateAfter: 'PreparingRebalance', cause: 'need to revoke partitions and re-join' },
-      { ...base, time: 300, kind: 'assignment-changed', generation: 3, assignments: [{ memberId: 'b-1', revoked: [], assigned: [tp(2)] }] },
-      { ...base, time: 300, kind: 'state-changed', generation: 3, stateAfter: 'Stable' },
-      { ...base, time: 400, kind: 'rebalance-started', generation: 3, stateBefore: 'Stable', stateAfter: 'PreparingRebalance' },
-    ];
-    const [cooperative, followUp, open] = buildTimeline('g', events).rebalances;
+    const [cooperative, followUp, open] = buildTimeline('g', cooperativeEvents).rebalances;
     assert.equal(cooperative.mode, 'cooperative');
     assert.deepEqual(cooperative.stoppedPartitions, [tp(2)]);
     assert.deepEqual([cooperative.stoppedFrom, cooperative.stoppedTo], [200, 300]);
@@ -127,5 +132,61 @@ describe('timeline/timelineModel', () => {
     assert.equal(firstMarkerAtOrAfter(model.markers, 11), 1);
     assert.equal(firstMarkerAtOrAfter(model.markers, 51), 3);
     assert.deepEqual(buildTimeline('g', []).lanes, []);
+  });
+
+  describe('appending to a builder', () => {
+    /** Appends `events` in chunks of varying size and checks each model against a build from scratch. */
+    function checkAppends(label: string, events: readonly RebalanceEvent[], seed: number): void {
+      const builder = new TimelineBuilder('g');
+      let at = 0;
+      let step = 0;
+      while (at < events.length) {
+        // Sizes 1..(7 + a few): deterministic, and often cutting a rebalance between its events.
+        const size = 1 + ((seed * 31 + step * 17) % (7 + (step % 5)));
+        const chunk = events.slice(at, at + size);
+        assert.equal(builder.append(chunk), true, `${label}: append at ${at}`);
+        at += chunk.length;
+        step++;
+        assert.deepEqual(builder.model(), buildTimeline('g', events.slice(0, at)), `${label}: after ${at} of ${events.length} events`);
+      }
+      // Short histories: also every split into two appends, with a model taken in between.
+      for (let split = 0; events.length <= 100 && split <= events.length; split++) {
+        const halves = timelineBuilder('g', events.slice(0, split));
+        halves.model();
+        halves.append(events.slice(split));
+        assert.deepEqual(halves.model(), buildTimeline('g', events), `${label}: split at ${split}`);
+      }
+    }
+
+    it('gives the same model as a build from scratch after every append', () => {
+      checkAppends('eager', eagerEvents, 1);
+      checkAppends('cooperative', cooperativeEvents, 2);
+      // The group settles first and the sync's assignments (with the revocation) follow at the same instant.
+      const settleFirst = cooperativeEvents.map((e) => (e.time === 200 ? { ...e } : e));
+      [settleFirst[3], settleFirst[4]] = [settleFirst[4], settleFirst[3]];
+      checkAppends('cooperative, settled before the assignments', settleFirst, 4);
+      const demo = runScenario(DEMO_SCENARIO).events;
+      for (const groupId of new Set(demo.map((e) => e.groupId))) {
+        checkAppends(groupId, demo.filter((e) => e.groupId === groupId), groupId.length);
+      }
+      checkAppends('sample', manyEvents('g', 600), 3);
+    });
+
+    it('refuses an event earlier than the last one and adds none of its batch', () => {
+      const builder = timelineBuilder('g', eagerEvents.slice(0, 5));
+      const before = builder.model();
+      assert.equal(builder.append([{ ...base, time: 9000, kind: 'member-joined', generation: 1, memberId: 'x' }, { ...base, time: 5, kind: 'member-left', generation: 1, memberId: 'x' }]), false);
+      assert.equal(builder.eventCount, 5);
+      assert.deepEqual(builder.model(), before);
+    });
+
+    it('leaves models it returned earlier as they were', () => {
+      const builder = timelineBuilder('g', eagerEvents.slice(0, 5));
+      const first = builder.model();
+      builder.append(eagerEvents.slice(5));
+      assert.equal(first.events.length, 5);
+      assert.equal(first.end, 3010);
+      assert.equal(builder.model().events.length, eagerEvents.length);
+    });
   });
 });
