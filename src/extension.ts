@@ -37,7 +37,14 @@ export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
     ...registerExposeCommands(sources, log),
     ...registerOffsetCommands({ registry: sources, view, log, context }),
   );
-  registerTimelineCommands(context, (clusterId) => sources.get(clusterId)?.source, log);
+  registerTimelineCommands(
+    context,
+    {
+      get: (clusterId) => sources.get(clusterId)?.source,
+      waitFor: async (clusterId, timeoutMs) => (await sources.waitFor(clusterId, timeoutMs))?.source,
+    },
+    log,
+  );
   return { groupsTree: view.provider };
 }
 

@@ -48,6 +48,31 @@ export class SourceRegistry {
     return this.entries.get(id);
   }
 
+  /**
+   * The entry once it is registered, or undefined after `timeoutMs`: real clusters register
+   * asynchronously (their secrets are read first), after the panels VS Code restores on startup ask for them.
+   */
+  waitFor(id: string, timeoutMs: number): Promise<RegisteredSource | undefined> {
+    const present = this.entries.get(id);
+    if (present) {
+      return Promise.resolve(present);
+    }
+    return new Promise((resolve) => {
+      const finish = (entry: RegisteredSource | undefined): void => {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve(entry);
+      };
+      const timer = setTimeout(() => finish(undefined), timeoutMs);
+      const unsubscribe = this.onDidChangeSources(() => {
+        const entry = this.entries.get(id);
+        if (entry) {
+          finish(entry);
+        }
+      });
+    });
+  }
+
   /** The entry, or an error naming the missing id (a command can outlive the source it was invoked on). */
   require(id: string): RegisteredSource {
     const entry = this.entries.get(id);

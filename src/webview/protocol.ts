@@ -12,6 +12,8 @@ export type TimeBase = 'virtual' | 'epoch';
 
 export interface TimelineSnapshotMessage {
   type: 'snapshot';
+  /** The cluster source's id: the webview keeps it with the group id so the panel can be restored after a reload. */
+  sourceId: string;
   groupId: string;
   clusterLabel: string;
   timeBase: TimeBase;
@@ -52,6 +54,20 @@ export interface WebviewErrorReport {
 
 export type WebviewToHostMessage = WebviewReadyMessage | WebviewExportMessage | WebviewErrorReport;
 
+/** What a timeline panel's webview state holds for restoring the panel after a reload (see registerTimeline.ts). */
+export interface TimelinePanelState {
+  sourceId: string;
+  groupId: string;
+}
+
+export function isTimelinePanelState(value: unknown): value is TimelinePanelState {
+  if (typeof value !== 'object' || value === null) {
+    return false;
+  }
+  const state = value as Partial<Record<keyof TimelinePanelState, unknown>>;
+  return typeof state.sourceId === 'string' && typeof state.groupId === 'string';
+}
+
 /** Checks a message coming from the webview: it crosses a process boundary, so its shape is not trusted. */
 export function isWebviewToHostMessage(value: unknown): value is WebviewToHostMessage {
   if (typeof value !== 'object' || value === null) {
@@ -78,6 +94,7 @@ export function isHostToWebviewMessage(value: unknown): value is HostToWebviewMe
   switch (message.type) {
     case 'snapshot':
       return (
+        typeof message.sourceId === 'string' &&
         typeof message.groupId === 'string' &&
         typeof message.clusterLabel === 'string' &&
         (message.timeBase === 'virtual' || message.timeBase === 'epoch') &&

@@ -1,21 +1,29 @@
 /**
- * Registers the command that opens a group's rebalance timeline. Invoked from the groups tree
- * (menu on items whose contextValue starts with `kgl:group:`), it receives the group node.
+ * Registers the command that opens a group's rebalance timeline, and the serializer that brings
+ * open timelines back after a window reload. The command is invoked from the groups tree (menu on
+ * items whose contextValue starts with `kgl:group:`) and receives the group node.
  */
 import * as vscode from 'vscode';
 import type { ClusterSource } from '../model/clusterSource';
-import { TimelinePanel } from './timelinePanel';
+import { isTimelinePanelState } from './protocol';
+import { TIMELINE_VIEW_TYPE, TimelinePanel } from './timelinePanel';
 import { timelineTargetOf } from './timelineTarget';
 
 export const OPEN_TIMELINE_COMMAND = 'kafkaGroupLens.openTimeline';
 
 export type { TimelineGroupNodeArg, TimelineTarget } from './timelineTarget';
 
-export function registerTimelineCommands(
-  context: vscode.ExtensionContext,
-  resolveSource: (clusterId: string) => ClusterSource | undefined,
-  log: vscode.LogOutputChannel,
-): void {
+/** How long a restored panel waits for its cluster to be registered again after a reload. */
+const RESTORE_WAIT_MS = 15_000;
+
+export interface TimelineSources {
+  /** The source now, for the command. */
+  get(clusterId: string): ClusterSource | undefined;
+  /** The source once registered (real clusters register asynchronously at startup), or undefined after `timeoutMs`. */
+  waitFor(clusterId: string, timeoutMs: number): Promise<ClusterSource | undefined>;
+}
+
+export function registerTimelineCommands(context: vscode.ExtensionContext, sources: TimelineSources, log: vscode.LogOutputChannel): void {
   context.subscriptions.push(
     vscode.commands.registerCommand(OPEN_TIMELINE_COMMAND, (arg: unknown) => {
       const target = timelineTargetOf(arg);
@@ -23,13 +31,31 @@ export function registerTimelineCommands(
         void vscode.window.showErrorMessage('Open the rebalance timeline from a consumer group in the Kafka Group Lens view.');
         return;
       }
-      const source = resolveSource(target.clusterId);
+      const source = sources.get(target.clusterId);
       if (!source) {
         log.warn(`Open timeline: no cluster ${target.clusterId}`);
         void vscode.window.showErrorMessage(`The cluster of group ${target.groupId} is no longer configured.`);
         return;
       }
       TimelinePanel.show(context.extensionUri, source, target.groupId, log);
+    }),
+    // Panels left open come back after a window reload, showing the same group (and window of time).
+    vscode.window.registerWebviewPanelSerializer(TIMELINE_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => {
+        if (!isTimelinePanelState(state)) {
+          log.warn('Timeline: a panel from before the reload had no group to show; closed it');
+          panel.dispose();
+          return;
+        }
+        const source = await sources.waitFor(state.sourceId, RESTORE_WAIT_MS);
+        if (!source) {
+          log.warn(`Timeline ${state.groupId}: cluster ${state.sourceId} is no longer configured; closed its panel`);
+          panel.dispose();
+          void vscode.window.showWarningMessage(`The rebalance timeline of group ${state.groupId} was closed: its cluster is no longer configured.`);
+          return;
+        }
+        TimelinePanel.restore(panel, context.extensionUri, source, state.groupId, log);
+      },
     }),
   );
 }

@@ -21,21 +21,45 @@ const POLL_INTERVAL_MS = 5000;
 /** Change notifications arrive in bursts (one per simulator tick); coalesce them. */
 const PUSH_DEBOUNCE_MS = 100;
 
+function panelKey(sourceId: string, groupId: string): string {
+  return JSON.stringify([sourceId, groupId]);
+}
+
+function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+  };
+}
+
 export class TimelinePanel implements vscode.Disposable {
   private static readonly open = new Map<string, TimelinePanel>();
 
   /** Reveals the group's panel, creating it when there is none. */
   static show(extensionUri: vscode.Uri, source: ClusterSource, groupId: string, log: vscode.LogOutputChannel): TimelinePanel {
-    const key = JSON.stringify([source.id, groupId]);
-    const existing = TimelinePanel.open.get(key);
+    const existing = TimelinePanel.open.get(panelKey(source.id, groupId));
     if (existing) {
       existing.panel.reveal();
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, `Rebalances: ${groupId}`, vscode.ViewColumn.Active, {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
-    });
+    const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, `Rebalances: ${groupId}`, vscode.ViewColumn.Active, webviewOptions(extensionUri));
+    return TimelinePanel.adopt(panel, extensionUri, source, groupId, log);
+  }
+
+  /** Takes over a panel VS Code restored after a reload (see the serializer in registerTimeline.ts). */
+  static restore(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, source: ClusterSource, groupId: string, log: vscode.LogOutputChannel): TimelinePanel {
+    const existing = TimelinePanel.open.get(panelKey(source.id, groupId));
+    if (existing) {
+      // One panel per group: the group's panel is already open (opened again before this restore).
+      panel.dispose();
+      return existing;
+    }
+    panel.webview.options = webviewOptions(extensionUri);
+    return TimelinePanel.adopt(panel, extensionUri, source, groupId, log);
+  }
+
+  private static adopt(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, source: ClusterSource, groupId: string, log: vscode.LogOutputChannel): TimelinePanel {
+    const key = panelKey(source.id, groupId);
     const created = new TimelinePanel(panel, extensionUri, source, groupId, log);
     TimelinePanel.open.set(key, created);
     panel.onDidDispose(() => TimelinePanel.open.delete(key));
@@ -199,6 +223,7 @@ export class TimelinePanel implements vscode.Disposable {
     }
     this.post({
       type: 'snapshot',
+      sourceId: this.source.id,
       groupId: this.groupId,
       clusterLabel: this.source.label,
       timeBase: this.timeBase(),

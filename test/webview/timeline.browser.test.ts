@@ -27,7 +27,7 @@ describe('timeline webview (chromium)', function () {
 
   before(async () => {
     harness = await openTimeline();
-    await harness.send({ type: 'snapshot', groupId: HOSTILE_GROUP, clusterLabel: 'Simulator', timeBase: 'virtual', origin: 'simulator event log', events: encodeEvents(events) });
+    await harness.send({ type: 'snapshot', sourceId: 'simulator', groupId: HOSTILE_GROUP, clusterLabel: 'Simulator', timeBase: 'virtual', origin: 'simulator event log', events: encodeEvents(events) });
   });
 
   after(async () => {
@@ -130,7 +130,7 @@ describe('timeline webview (chromium)', function () {
 
   it('renders a polished screenshot with an assignment selected', async () => {
     const page = harness.page;
-    await harness.send({ type: 'snapshot', groupId: 'billing-consumers', clusterLabel: 'Simulator', timeBase: 'virtual', origin: 'simulator event log', events: encodeEvents(storyEvents('billing-consumers')) });
+    await harness.send({ type: 'snapshot', sourceId: 'simulator', groupId: 'billing-consumers', clusterLabel: 'Simulator', timeBase: 'virtual', origin: 'simulator event log', events: encodeEvents(storyEvents('billing-consumers')) });
     // The second assignment (event 9): keyboard to it, then select.
     await page.locator('.timeline').focus();
     await page.keyboard.press('Home');

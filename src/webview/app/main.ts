@@ -4,9 +4,9 @@
  * host sends is data and is only ever set as text.
  */
 import type { RebalanceEvent, RebalanceEventKind } from '../../model/types';
-import { buildTimeline, type TimelineModel } from '../../timeline/timelineModel';
+import { timelineBuilder, type TimelineBuilder, type TimelineModel } from '../../timeline/timelineModel';
 import { decodeEvents } from '../eventColumns';
-import { isHostToWebviewMessage, type HostToWebviewMessage, type TimeBase, type TimelineSnapshotMessage, type WebviewToHostMessage } from '../protocol';
+import { isHostToWebviewMessage, isTimelinePanelState, type HostToWebviewMessage, type TimeBase, type TimelinePanelState, type TimelineSnapshotMessage, type WebviewToHostMessage } from '../protocol';
 import { KIND_LABELS } from './describe';
 import { renderDetails } from './detailsPane';
 import { h } from './dom';
@@ -24,29 +24,39 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
 
-interface PersistedState {
-  groupId: string;
-  view: ViewWindow;
-}
+/** Kept by VS Code across reloads of the webview and of the window (the panel serializer reads the ids). */
+type PersistedState = TimelinePanelState & { view: ViewWindow };
 
 function persistedState(): PersistedState | undefined {
   const state = vscode.getState() as Partial<PersistedState> | undefined;
   const view = state?.view;
-  return typeof state?.groupId === 'string' && view && Number.isFinite(view.start) && Number.isFinite(view.end)
-    ? { groupId: state.groupId, view: { start: view.start, end: view.end } }
+  return isTimelinePanelState(state) && view && Number.isFinite(view.start) && Number.isFinite(view.end)
+    ? { sourceId: state.sourceId, groupId: state.groupId, view: { start: view.start, end: view.end } }
     : undefined;
 }
 
 interface Meta {
+  sourceId: string;
   groupId: string;
   clusterLabel: string;
   timeBase: TimeBase;
   origin: string;
 }
 
+/**
+ * Events the host dropped from the start of its history that the page still shows, at most this
+ * share of what it holds: dropping them one by one would rebuild the whole model on every live
+ * append, so they go in one rebuild once this many have piled up.
+ */
+const DEFERRED_DROP_SHARE = 0.1;
+const DEFERRED_DROP_MIN = 256;
+
 class TimelineApp {
   private meta: Meta | null = null;
+  /** What the host sent, oldest first; the first `deferredDrop` the host has since dropped. */
   private events: RebalanceEvent[] = [];
+  private deferredDrop = 0;
+  private builder: TimelineBuilder | null = null;
   private model: TimelineModel | null = null;
   private selected: number | null = null;
   private readonly title = h('h1', { className: 'title', text: 'Rebalance timeline' });
@@ -64,7 +74,7 @@ class TimelineApp {
       onFocus: (event) => this.announce(event),
       onViewChange: (view) => {
         if (this.meta) {
-          const state: PersistedState = { groupId: this.meta.groupId, view };
+          const state: PersistedState = { sourceId: this.meta.sourceId, groupId: this.meta.groupId, view };
           vscode.setState(state);
         }
       },
@@ -90,8 +100,7 @@ class TimelineApp {
         this.applySnapshot(message);
         break;
       case 'append':
-        this.events = [...this.events.slice(message.dropFromStart), ...message.events];
-        this.rebuild('keep');
+        this.applyAppend(message.dropFromStart, message.events);
         break;
       case 'error':
         this.banner.textContent = message.message;
@@ -103,10 +112,11 @@ class TimelineApp {
   private applySnapshot(message: TimelineSnapshotMessage): void {
     // A webview that was hidden reloads from scratch: restore the window it showed.
     const persisted = persistedState();
-    const view = this.meta?.groupId === message.groupId ? 'keep' : persisted?.groupId === message.groupId ? persisted.view : 'fit';
-    this.meta = { groupId: message.groupId, clusterLabel: message.clusterLabel, timeBase: message.timeBase, origin: message.origin };
+    const view = this.meta?.groupId === message.groupId ? 'keep' : persisted?.groupId === message.groupId && persisted.sourceId === message.sourceId ? persisted.view : 'fit';
+    this.meta = { sourceId: message.sourceId, groupId: message.groupId, clusterLabel: message.clusterLabel, timeBase: message.timeBase, origin: message.origin };
     const started = performance.now();
     this.events = decodeEvents(message.events);
+    this.deferredDrop = 0;
     performance.measure('kgl:decode', { start: started, end: performance.now() });
     this.banner.hidden = true;
     this.title.textContent = message.groupId;
@@ -115,13 +125,35 @@ class TimelineApp {
     this.rebuild(view);
   }
 
+  /** New events go onto the model built so far; a full rebuild only when drops pile up or time runs backwards. */
+  private applyAppend(dropFromStart: number, events: readonly RebalanceEvent[]): void {
+    this.events.push(...events);
+    this.deferredDrop += dropFromStart;
+    const dropNow = this.deferredDrop > Math.max(DEFERRED_DROP_MIN, this.events.length * DEFERRED_DROP_SHARE);
+    if (!dropNow && this.builder?.append(events)) {
+      this.show('keep', performance.now());
+      return;
+    }
+    this.events = this.events.slice(this.deferredDrop);
+    this.deferredDrop = 0;
+    this.rebuild('keep');
+  }
+
   private rebuild(view: 'keep' | 'fit' | ViewWindow): void {
     if (!this.meta) {
       return;
     }
-    // Measured (performance.measure) so benchmarks can tell the model build from the drawing.
     const started = performance.now();
-    this.model = buildTimeline(this.meta.groupId, this.events);
+    this.builder = timelineBuilder(this.meta.groupId, this.events);
+    this.show(view, started);
+  }
+
+  private show(view: 'keep' | 'fit' | ViewWindow, started: number): void {
+    if (!this.meta || !this.builder) {
+      return;
+    }
+    // Measured (performance.measure) so benchmarks can tell the model build from the drawing.
+    this.model = this.builder.model();
     const built = performance.now();
     this.view.setModel(this.model, this.meta.timeBase, view);
     performance.measure('kgl:model', { start: started, end: built });

@@ -37,4 +37,17 @@ describe('views/SourceRegistry', () => {
     assert.ok(b.disposed);
     assert.deepEqual(registry.list(), []);
   });
+
+  it('waits for a source registered later, and gives up after the timeout', async () => {
+    const registry = new SourceRegistry();
+    const present = new FakeSource('now', 'Now');
+    registry.add({ source: present });
+    assert.equal((await registry.waitFor('now', 10))?.source, present);
+    const later = new FakeSource('later', 'Later');
+    const waiting = registry.waitFor('later', 5000);
+    registry.add({ source: new FakeSource('other', 'Other') });
+    registry.add({ source: later });
+    assert.equal((await waiting)?.source, later);
+    assert.equal(await registry.waitFor('never', 20), undefined);
+  });
 });

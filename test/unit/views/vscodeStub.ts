@@ -147,6 +147,10 @@ export class FakeMemento {
   }
 }
 
+export interface WebviewSerializer {
+  deserializeWebviewPanel(panel: unknown, state: unknown): Promise<void>;
+}
+
 /** A webview panel the extension opened: its HTML, what it posted, and a way to send it page messages. */
 export interface FakeWebviewPanel {
   viewType: string;
@@ -208,6 +212,59 @@ export class StubHost {
     this.configChange.fire({ affectsConfiguration: (section) => key === section || key.startsWith(`${section}.`) });
   }
 
+  /** What `vscode.window.registerWebviewPanelSerializer` registered, by view type. */
+  readonly webviewSerializers = new Map<string, WebviewSerializer>();
+
+  /** A webview panel as `createWebviewPanel` returns it; also what a test hands a serializer, as VS Code does after a reload. */
+  makeWebviewPanel(viewType: string, title: string, options: FakeWebviewPanel['options']) {
+    const messages = new EventEmitter<unknown>();
+    const disposal = new EventEmitter<void>();
+    const panel: FakeWebviewPanel = {
+      viewType,
+      title,
+      options,
+      html: '',
+      posted: [],
+      disposed: false,
+      receive: (message) => messages.fire(message),
+    };
+    this.webviewPanels.push(panel);
+    const webview = {
+      get options() {
+        return panel.options;
+      },
+      set options(value: FakeWebviewPanel['options']) {
+        panel.options = value;
+      },
+      cspSource: 'vscode-webview://stub',
+      get html() {
+        return panel.html;
+      },
+      set html(value: string) {
+        panel.html = value;
+      },
+      asWebviewUri: (uri: Uri) => uri,
+      postMessage: async (message: unknown) => {
+        panel.posted.push(message);
+        return true;
+      },
+      onDidReceiveMessage: messages.event,
+    };
+    return {
+      webview,
+      visible: true,
+      reveal: () => undefined,
+      onDidChangeViewState: new EventEmitter<unknown>().event,
+      onDidDispose: disposal.event,
+      dispose: () => {
+        if (!panel.disposed) {
+          panel.disposed = true;
+          disposal.fire();
+        }
+      },
+    };
+  }
+
   nextAnswer(what: string): string | string[] | undefined {
     if (!this.answers.length) {
       throw new Error(`The test gave no answer for ${what}`);
@@ -252,44 +309,10 @@ function createModule(host: StubHost): Record<string, unknown> {
       },
       withProgress: <T>(_options: unknown, task: (progress: unknown, token: unknown) => Thenable<T>) =>
         task({ report: () => undefined }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) }),
-      createWebviewPanel: (viewType: string, title: string, _column: unknown, options: FakeWebviewPanel['options']) => {
-        const messages = new EventEmitter<unknown>();
-        const disposal = new EventEmitter<void>();
-        const panel: FakeWebviewPanel = {
-          viewType,
-          title,
-          options,
-          html: '',
-          posted: [],
-          disposed: false,
-          receive: (message) => messages.fire(message),
-        };
-        host.webviewPanels.push(panel);
-        const webview = {
-          cspSource: 'vscode-webview://stub',
-          get html() {
-            return panel.html;
-          },
-          set html(value: string) {
-            panel.html = value;
-          },
-          asWebviewUri: (uri: Uri) => uri,
-          postMessage: async (message: unknown) => {
-            panel.posted.push(message);
-            return true;
-          },
-          onDidReceiveMessage: messages.event,
-        };
-        return {
-          webview,
-          onDidDispose: disposal.event,
-          dispose: () => {
-            if (!panel.disposed) {
-              panel.disposed = true;
-              disposal.fire();
-            }
-          },
-        };
+      createWebviewPanel: (viewType: string, title: string, _column: unknown, options: FakeWebviewPanel['options']) => host.makeWebviewPanel(viewType, title, options),
+      registerWebviewPanelSerializer: (viewType: string, serializer: WebviewSerializer) => {
+        host.webviewSerializers.set(viewType, serializer);
+        return new Disposable(() => host.webviewSerializers.delete(viewType));
       },
       showSaveDialog: async () => {
         const answer = host.nextAnswer('save dialog');

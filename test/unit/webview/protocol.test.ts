@@ -13,16 +13,17 @@ describe('webview/protocol', () => {
   });
 
   it('accepts well-formed host messages and nothing else', () => {
-    assert.ok(isHostToWebviewMessage({ type: 'snapshot', groupId: 'g', clusterLabel: 'c', timeBase: 'virtual', origin: 'o', events: encodeEvents([]) }));
+    assert.ok(isHostToWebviewMessage({ type: 'snapshot', sourceId: 's', groupId: 'g', clusterLabel: 'c', timeBase: 'virtual', origin: 'o', events: encodeEvents([]) }));
     assert.ok(isHostToWebviewMessage({ type: 'append', dropFromStart: 0, events: [] }));
     assert.ok(isHostToWebviewMessage({ type: 'error', message: 'boom' }));
     for (const bad of [
       undefined,
-      { type: 'snapshot', groupId: 'g', clusterLabel: 'c', timeBase: 'lunar', origin: 'o', events: [] },
-      { type: 'snapshot', groupId: 'g', clusterLabel: 'c', timeBase: 'epoch', origin: 'o', events: 'many' },
+      { type: 'snapshot', sourceId: 's', groupId: 'g', clusterLabel: 'c', timeBase: 'lunar', origin: 'o', events: [] },
+      { type: 'snapshot', sourceId: 's', groupId: 'g', clusterLabel: 'c', timeBase: 'epoch', origin: 'o', events: 'many' },
+      { type: 'snapshot', groupId: 'g', clusterLabel: 'c', timeBase: 'epoch', origin: 'o', events: encodeEvents([]) },
       // Raw event objects are not what a snapshot carries.
-      { type: 'snapshot', groupId: 'g', clusterLabel: 'c', timeBase: 'epoch', origin: 'o', events: [] },
-      { type: 'snapshot', groupId: 'g', clusterLabel: 'c', timeBase: 'epoch', origin: 'o', events: { ...encodeEvents([]), time: [] } },
+      { type: 'snapshot', sourceId: 's', groupId: 'g', clusterLabel: 'c', timeBase: 'epoch', origin: 'o', events: [] },
+      { type: 'snapshot', sourceId: 's', groupId: 'g', clusterLabel: 'c', timeBase: 'epoch', origin: 'o', events: { ...encodeEvents([]), time: [] } },
       { type: 'append', dropFromStart: -1, events: [] },
       { type: 'error' },
     ]) {
