@@ -326,7 +326,8 @@ function endsRebalance(event: RebalanceEvent): boolean {
 class RebalanceTracker {
   private readonly all: RebalanceSpan[] = [];
   /** Partition key → owner member id, from assignment events so far. */
-  private readonly owners = new Map<number, Owner>();
+  /** Partition id → its owner's member id. */
+  private readonly owners = new Map<number, string>();
   /** Partition key → times it was assigned to someone, ascending: when a revoked partition resumes. */
   private readonly assignedAt: number[][] = [];
   /** Partition keys are small numbers: no string per partition mention, and arrays instead of maps. */
@@ -369,7 +370,7 @@ class RebalanceTracker {
       this.all.push(span);
       // A departure at the very instant the rebalance starts is what started it.
       const departed: Set<string> = new Set(this.departedNow.length > 0 && this.departedTime === event.time ? this.departedNow : NO_MEMBERS);
-      this.open = { span, ownedBefore: [...this.owners.values()], departed, firstRevoke: null };
+      this.open = { span, ownedBefore: new Map(this.owners), departed, firstRevoke: null };
       this.pending.push(this.open);
     }
     const current = this.open ?? this.settling;
@@ -415,12 +416,12 @@ class RebalanceTracker {
   private applyOwnership(change: MemberAssignmentChange): void {
     for (const tp of change.revoked) {
       const id = this.partitionIds.of(tp);
-      if (this.owners.get(id)?.memberId === change.memberId) {
+      if (this.owners.get(id) === change.memberId) {
         this.owners.delete(id);
       }
     }
     for (const tp of change.assigned) {
-      this.owners.set(this.partitionIds.of(tp), { tp, memberId: change.memberId });
+      this.owners.set(this.partitionIds.of(tp), change.memberId);
     }
   }
 }
@@ -428,7 +429,7 @@ class RebalanceTracker {
 /** Numbers topic-partitions 0, 1, 2… in order of first mention. */
 class PartitionIds {
   private readonly byTopic = new Map<string, number[]>();
-  private count = 0;
+  private readonly partitions: TopicPartition[] = [];
 
   of(tp: TopicPartition): number {
     let partitions = this.byTopic.get(tp.topic);
@@ -438,22 +439,23 @@ class PartitionIds {
     }
     let id = partitions[tp.partition];
     if (id === undefined) {
-      id = this.count++;
+      id = this.partitions.length;
+      this.partitions.push(tp);
       partitions[tp.partition] = id;
     }
     return id;
   }
-}
 
-interface Owner {
-  tp: TopicPartition;
-  memberId: string;
+  partition(id: number): TopicPartition {
+    return this.partitions[id];
+  }
 }
 
 interface OpenRebalance {
   span: RebalanceSpan;
   /** What each member owned when the rebalance started. */
-  ownedBefore: Owner[];
+  /** Partition id → owner member id. */
+  ownedBefore: ReadonlyMap<number, string>;
   /** Members that left when or while it ran: they stopped consuming without revoking. */
   departed: Set<string>;
   /** Time of the first assignment event inside the rebalance that revoked something. */
@@ -492,11 +494,11 @@ function classify({ span, ownedBefore, departed, firstRevoke }: OpenRebalance, a
     return;
   }
   const allStopped =
-    ownedBefore.length > 0 && ownedBefore.every((owner) => revoked.has(ids.of(owner.tp)) || departed.has(owner.memberId));
+    ownedBefore.size > 0 && [...ownedBefore].every(([id, memberId]) => revoked.has(id) || departed.has(memberId));
   span.mode = handedBack || allStopped ? 'eager' : 'cooperative';
   if (span.mode === 'eager') {
     // onJoinPrepare revokes everything before JoinGroup: nothing is consumed until the group is Stable.
-    span.stoppedPartitions = ownedBefore.map((owner) => owner.tp);
+    span.stoppedPartitions = [...ownedBefore.keys()].map((id) => ids.partition(id));
     span.stoppedFrom = span.from;
     span.stoppedTo = span.finished ? span.to : null;
     return;
