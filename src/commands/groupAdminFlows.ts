@@ -6,6 +6,7 @@
 import type { GroupAdmin } from '../model/groupAdmin';
 import type { GroupDetail, GroupState, Member } from '../model/types';
 import { formatTopicPartition } from '../offsets/topicPartitions';
+import { takeOffsetSnapshot, type OffsetSnapshot } from '../offsets/undo';
 import type { AdminPrompts } from './adminPrompts';
 
 export interface AdminOutcome {
@@ -15,6 +16,8 @@ export interface AdminOutcome {
   lines: string[];
   /** True when every item succeeded. */
   ok: boolean;
+  /** What the group had before the change, for "Undo Last Offset Change" (offsets that were really deleted). */
+  undo?: OffsetSnapshot;
 }
 
 /** Why a group that is not Empty cannot be deleted, in the broker's terms. */
@@ -91,18 +94,24 @@ export async function deleteOffsetsFlow(prompts: AdminPrompts, admin: GroupAdmin
   if (!confirmed) {
     return undefined;
   }
+  const takenAt = admin.now();
   const deletion = await admin.deleteOffsets(groupId, topic, partitions);
+  const deleted: number[] = [];
   const lines = partitions.map((partition) => {
     const answer = deletion.partitions.find((p) => p.topic === topic && p.partition === partition);
     const error = answer ? (answer.error ?? deletion.error) : (deletion.error ?? 'The coordinator did not answer for this partition');
+    if (error === undefined) {
+      deleted.push(partition);
+    }
     return `${formatTopicPartition({ topic, partition })}: ${error ?? 'deleted'}`;
   });
-  const failed = lines.filter((l) => !l.endsWith(': deleted')).length;
+  const failed = partitions.length - deleted.length;
   const summary =
     failed === 0
       ? `Deleted ${partitions.length} committed offset(s) of '${groupId}' on ${topic}`
       : `${failed} of ${partitions.length} offset(s) of '${groupId}' on ${topic} were not deleted${deletion.error ? `: ${deletion.error}` : ''}`;
-  return { ok: failed === 0, summary, lines };
+  const undo = deleted.length > 0 ? takeOffsetSnapshot(groupId, offsets, deleted.map((partition) => ({ topic, partition })), takenAt) : undefined;
+  return undo ? { ok: failed === 0, summary, lines, undo } : { ok: failed === 0, summary, lines };
 }
 
 function staticMembers(detail: GroupDetail): Array<Member & { groupInstanceId: string }> {

@@ -1,6 +1,6 @@
 /**
  * The offset and group-administration commands of the tree: Reset Offsets… (with its preview panel),
- * Import Reset Plan from CSV…, Undo Last Reset, Delete Group…, Delete Committed Offsets…, Remove Static
+ * Import Reset Plan from CSV…, Undo Last Offset Change, Delete Group…, Delete Committed Offsets…, Remove Static
  * Member(s). The questions and the admin calls live in resetPrompts / resetFlow / groupAdminFlows; this
  * file is the editor glue: targets, progress, notifications, clipboard, files and workspace state.
  */
@@ -147,7 +147,7 @@ export function registerOffsetCommands({ registry, view, log, context, prompts =
           const failures = describeFailures(executed.results);
           const summary =
             failures.length === 0
-              ? `Committed ${executed.results.length} offset(s) of ${target.groupId}. "Undo Last Reset" on the group puts the previous ones back.`
+              ? `Committed ${executed.results.length} offset(s) of ${target.groupId}. "Undo Last Offset Change" on the group puts the previous ones back.`
               : `${failures.length} of ${executed.results.length} partition(s) were not reset.`;
           log.info(`[${target.source.label}] Reset ${target.groupId}: ${summary}${failures.length ? `\n  ${failures.join('\n  ')}` : ''}`);
           await view.refreshSource(target.sourceId);
@@ -175,18 +175,18 @@ export function registerOffsetCommands({ registry, view, log, context, prompts =
     register(COMMANDS.resetOffsets, 'Reset Offsets', (node) => resetWithPreview(node)),
     register(COMMANDS.importResetPlan, 'Import Reset Plan from CSV', (node) => resetWithPreview(node, 'from-file')),
 
-    register(COMMANDS.undoLastReset, 'Undo Last Reset', async (node) => {
-      const target = groupTarget(registry, node, 'Undo Last Reset');
+    register(COMMANDS.undoLastReset, 'Undo Last Offset Change', async (node) => {
+      const target = groupTarget(registry, node, 'Undo Last Offset Change');
       const key = undoSnapshotKey(target.sourceId, target.groupId);
       const snapshot: OffsetSnapshot | undefined = parseStoredSnapshot(context.workspaceState.get<unknown>(key));
       if (!snapshot) {
-        throw new Error(`No reset of ${target.groupId} on ${target.source.label} to undo in this workspace`);
+        throw new Error(`No offset reset or deletion of ${target.groupId} on ${target.source.label} to undo in this workspace`);
       }
       const steps = await planUndo(target.admin, snapshot);
       const confirmed = await prompts.confirm({
-        message: `Put back the offsets ${target.groupId} had before the reset of ${new Date(snapshot.takenAt).toLocaleString()}?`,
+        message: `Put back the offsets ${target.groupId} had before the change of ${new Date(snapshot.takenAt).toLocaleString()}?`,
         detail: steps.map(describeUndoStep).join('\n'),
-        action: 'Undo Reset',
+        action: 'Undo',
       });
       if (!confirmed) {
         return;
@@ -211,7 +211,12 @@ export function registerOffsetCommands({ registry, view, log, context, prompts =
 
     register(COMMANDS.deleteOffsets, 'Delete Committed Offsets', async (node) => {
       const target = groupTarget(registry, node, 'Delete Committed Offsets…');
-      await report(target, await deleteOffsetsFlow(prompts, target.admin, target.groupId));
+      const outcome = await deleteOffsetsFlow(prompts, target.admin, target.groupId);
+      if (outcome?.undo) {
+        await context.workspaceState.update(undoSnapshotKey(target.sourceId, target.groupId), outcome.undo);
+        outcome.summary += '. "Undo Last Offset Change" on the group commits them again';
+      }
+      await report(target, outcome);
     }),
 
     register(COMMANDS.removeStaticMember, 'Remove Static Member', async (node) => {

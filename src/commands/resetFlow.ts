@@ -1,5 +1,5 @@
 /**
- * What "Reset Offsets…", its Execute button and "Undo Last Reset" do, over GroupAdmin and the pure planner:
+ * What "Reset Offsets…", its Execute button and "Undo Last Offset Change" do, over GroupAdmin and the pure planner:
  * gather the facts kafka-consumer-groups.sh would read, plan, commit with generation -1 after re-checking the
  * group, and keep the before-snapshot that undo restores. No editor types: the commands and the preview
  * panel call these.

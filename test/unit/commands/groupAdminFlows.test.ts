@@ -52,11 +52,15 @@ describe('commands/groupAdminFlows over the simulator', () => {
 
   it('deletes the chosen committed offsets of an Empty group and names them in the confirmation', async () => {
     const prompts = new ScriptedAdminPrompts([{ pick: 'legacy-events' }, { pickMany: ['0', '2'] }], [true]);
+    const before = await fx.admin.committedOffsets('billing-archive');
+    const takenAt = fx.admin.now();
     const outcome = await deleteOffsetsFlow(prompts, fx.admin, 'billing-archive');
     assert.deepEqual(outcome, {
       ok: true,
       summary: "Deleted 2 committed offset(s) of 'billing-archive' on legacy-events",
       lines: ['legacy-events-0: deleted', 'legacy-events-2: deleted'],
+      // What undo commits again: the deleted offsets with their metadata.
+      undo: { groupId: 'billing-archive', takenAt, offsets: [before[0], before[2]] },
     });
     assert.match(prompts.confirmations[0].detail ?? '', /^legacy-events-0, legacy-events-2\./);
     assert.deepEqual((await fx.admin.committedOffsets('billing-archive')).map((c) => c.partition), [1]);

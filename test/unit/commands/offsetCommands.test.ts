@@ -206,7 +206,7 @@ describe('commands/offsetCommands (vscode stub, simulator)', () => {
 
   it('says there is nothing to undo when no reset was made here', async () => {
     await run(COMMANDS.undoLastReset, await groupNode('billing-archive'));
-    assert.deepEqual(host.errorMessages, ['Undo Last Reset failed: No reset of billing-archive on Simulator (demo) to undo in this workspace']);
+    assert.deepEqual(host.errorMessages, ['Undo Last Offset Change failed: No offset reset or deletion of billing-archive on Simulator (demo) to undo in this workspace']);
   });
 
   it('removes a static member from its member row', async () => {
@@ -228,5 +228,21 @@ describe('commands/offsetCommands (vscode stub, simulator)', () => {
     assert.deepEqual(host.warningMessages, [
       `2 of 2 offset(s) of 'orders-processor' on orders were not deleted. orders-${p0}: GROUP_SUBSCRIBED_TO_TOPIC; orders-${p1}: GROUP_SUBSCRIBED_TO_TOPIC`,
     ]);
+  });
+
+  it('undoes an offset deletion by committing the deleted offsets again', async () => {
+    const before = await fx.admin.committedOffsets('billing-archive');
+    prompts = new ScriptedAdminPrompts([{ pick: 'legacy-events' }, { pickMany: ['0', '2'] }], [true, true]);
+    const node = await groupNode('billing-archive');
+    await run(COMMANDS.deleteOffsets, node);
+    assert.deepEqual(host.errorMessages, []);
+    assert.deepEqual(host.infoMessages, [`Deleted 2 committed offset(s) of 'billing-archive' on legacy-events. "Undo Last Offset Change" on the group commits them again`]);
+    assert.deepEqual((await fx.admin.committedOffsets('billing-archive')).map((c) => c.partition), [1]);
+
+    await run(COMMANDS.undoLastReset, node);
+    assert.deepEqual(host.errorMessages, []);
+    assert.equal(prompts.confirmations[1].detail, `legacy-events-0: (no offset) → ${before[0].offset}\nlegacy-events-2: (no offset) → ${before[2].offset}`);
+    assert.deepEqual(await fx.admin.committedOffsets('billing-archive'), before);
+    assert.equal(workspaceState.get(undoSnapshotKey(fx.source.id, 'billing-archive')), undefined);
   });
 });
