@@ -7,7 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { GroupAdmin } from '../model/groupAdmin';
-import type { ClusterSource } from '../model/clusterSource';
+import type { CliCommandConfig, ClusterSource } from '../model/clusterSource';
 import { resetOffsetsCommand } from '../offsets/cliCommand';
 import { exportResetCsv } from '../offsets/csv';
 import { inactiveGroupError, type ResetScenarioKind } from '../offsets/resetPlan';
@@ -62,6 +62,33 @@ export function undoSnapshotKey(sourceId: string, groupId: string): string {
 async function bootstrapServers(source: ClusterSource): Promise<string[]> {
   const info = await source.describeCluster();
   return info.brokers.map((b) => `${b.host}:${b.port}`);
+}
+
+/**
+ * The copied line of a secured cluster names a --command-config file: offer to save it (without
+ * secrets) where the user runs the line.
+ */
+async function offerCommandConfig(config: CliCommandConfig, clusterLabel: string): Promise<void> {
+  const save = 'Save Client Properties…';
+  const answer = await vscode.window.showInformationMessage(
+    `The copied command reads the client properties of ${clusterLabel} from ${config.fileName} (--command-config). Save that file next to where you run it, then fill in the password.`,
+    save,
+  );
+  if (answer !== save) {
+    return;
+  }
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const uri = await vscode.window.showSaveDialog({
+    title: 'Save Client Properties',
+    defaultUri: folder ? vscode.Uri.joinPath(folder, config.fileName) : undefined,
+    filters: { Properties: ['properties'] },
+    saveLabel: 'Save',
+  });
+  if (uri) {
+    // Readable by its owner only: it gets a password once filled in.
+    await writeFile(uri.fsPath, config.properties, { encoding: 'utf8', mode: 0o600 });
+    void vscode.window.showInformationMessage(`Saved ${uri.fsPath}; replace the placeholders (such as <password>) before running the command.`);
+  }
 }
 
 /** Long work in a cancellable notification; the flow checks the signal between its steps. */
@@ -131,7 +158,13 @@ export function registerOffsetCommands({ registry, view, log, context, prompts =
       void vscode.window.showErrorMessage(`Reset Offsets of ${target.groupId}: ${preview.error}`);
       return;
     }
-    const cliOptions = async () => ({ bootstrapServers: await bootstrapServers(target.source), fromFilePath: asked.fromFilePath });
+    const commandConfig = target.source.cliCommandConfig?.();
+    const cliOptions = async () => ({
+      bootstrapServers: await bootstrapServers(target.source),
+      fromFilePath: asked.fromFilePath,
+      // A secured cluster: the line reads the client properties from a file the user saves next to it.
+      commandConfigPath: commandConfig?.fileName,
+    });
     openResetPreview(
       context.extensionUri,
       toPreviewData(preview, target.source.label, asked.fromFilePath),
@@ -165,6 +198,9 @@ export function registerOffsetCommands({ registry, view, log, context, prompts =
           const command = resetOffsetsCommand(asked.request, { ...(await cliOptions()), mode });
           await vscode.env.clipboard.writeText(command);
           vscode.window.setStatusBarMessage(`Copied: ${command}`, 5000);
+          if (commandConfig) {
+            await offerCommandConfig(commandConfig, target.source.label);
+          }
         },
       },
       log,

@@ -12,9 +12,10 @@
  * group's partition of `__consumer_offsets` with one long-polling Fetch per leader, joining no group.
  */
 import { Kafka } from 'kafkajs';
-import type { ClusterSource, Unsubscribe } from '../model/clusterSource';
+import type { CliCommandConfig, ClusterSource, Unsubscribe } from '../model/clusterSource';
 import type { BrokerRef, ClusterInfo, GroupDetail, GroupSummary, Member, RebalanceEvent, TopicPartition } from '../model/types';
 import { groupBy } from './collections';
+import { commandConfigFileName, commandConfigProperties } from './commandConfig';
 import { hasLoadingCode, retryWhileCoordinatorLoads } from './coordinatorRetry';
 import { buildKafkaConfig, classifyError, type ClassifiedError, type ConnectionConfig, type KafkaLogger, type Secrets } from './connection';
 import { classicMembers, consumerGroupMembers, offsetRows, partitionKey, toGroupState, toGroupType, toSummary, totalLag, type PartitionEnds } from './groupView';
@@ -211,6 +212,11 @@ export class KafkaSource implements ClusterSource {
     const stop = this.rebalanceReader.watchAll(onUnavailable);
     this.rebalanceReader.start();
     return stop;
+  }
+
+  cliCommandConfig(): CliCommandConfig | undefined {
+    const properties = commandConfigProperties(this.config);
+    return properties === undefined ? undefined : { fileName: commandConfigFileName(this.config), properties };
   }
 
   async describeCluster(): Promise<ClusterInfo> {

@@ -9,6 +9,13 @@ export interface Unsubscribe {
  * Everything the views show comes from this interface. The simulator and real clusters
  * both implement it; views never know which one they talk to.
  */
+export interface CliCommandConfig {
+  /** A file name to suggest, e.g. "Production.properties". */
+  fileName: string;
+  /** The properties text. */
+  properties: string;
+}
+
 export interface ClusterSource {
   /** Stable id, used for tree ids and settings keys. */
   readonly id: string;
@@ -37,6 +44,11 @@ export interface ClusterSource {
    * topic): the caller then falls back to polling.
    */
   watchRebalances?(groupId: string, onUnavailable: (reason: string) => void): Unsubscribe;
+  /**
+   * The client properties Apache Kafka's CLI tools need for this cluster (`--command-config`), with
+   * placeholders instead of secrets; undefined when plain connections do.
+   */
+  cliCommandConfig?(): CliCommandConfig | undefined;
 
   dispose(): Promise<void>;
 }

@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import { executeReset, previewReset, undoReset } from '../../src/commands/resetFlow';
+import { commandConfigProperties, PASSWORD_PLACEHOLDER } from '../../src/kafka/commandConfig';
+import type { SaslMechanism } from '../../src/kafka/connection';
 import { KafkaGroupAdmin } from '../../src/kafka/kafkaGroupAdmin';
 import { KafkaSource } from '../../src/kafka/kafkaSource';
 import { resetOffsetsCommand } from '../../src/offsets/cliCommand';
@@ -90,6 +92,21 @@ describe('KafkaGroupAdmin on a real broker', function () {
       const preview = await previewReset(admin, request);
       assert.ok(preview.ok, preview.ok ? '' : preview.error);
       const line = resetOffsetsCommand(request, { bootstrapServers: [env.bootstrap], mode: 'dry-run' });
+      const cliRows = parseResetTable(runCliLine(line)).map((r) => `${r.topic}-${r.partition}=${r.newOffset}`).sort();
+      assert.deepEqual(preview.rows.map((r) => `${r.topic}-${r.partition}=${r.newOffset}`).sort(), cliRows);
+    });
+  }
+
+  for (const mechanism of ['scram-sha-512', 'plain'] as SaslMechanism[]) {
+    it(`runs the copied line on the SASL listener (${mechanism}) with the --command-config file it writes, password filled in`, async () => {
+      const request: ResetRequest = { groupId: GROUP, scenario: { kind: 'to-earliest' }, scope: { kind: 'all-topics' } };
+      const preview = await previewReset(admin, request);
+      assert.ok(preview.ok);
+      const properties = commandConfigProperties({ id: 'sasl', name: 'SASL cluster', bootstrapServers: [env.saslBootstrap], sasl: { mechanism, username: env.user } });
+      assert.ok(properties !== undefined && properties.includes(PASSWORD_PLACEHOLDER), 'the file holds a placeholder, not the password');
+      const configPath = path.join(cliDir, `${mechanism}.properties`);
+      writeFileSync(configPath, properties.replace(PASSWORD_PLACEHOLDER, env.password));
+      const line = resetOffsetsCommand(request, { bootstrapServers: [env.saslBootstrap], commandConfigPath: configPath, mode: 'dry-run' });
       const cliRows = parseResetTable(runCliLine(line)).map((r) => `${r.topic}-${r.partition}=${r.newOffset}`).sort();
       assert.deepEqual(preview.rows.map((r) => `${r.topic}-${r.partition}=${r.newOffset}`).sort(), cliRows);
     });
