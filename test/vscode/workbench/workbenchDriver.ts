@@ -33,6 +33,10 @@ export class WorkbenchDriver {
 
   async open(url: string, timeoutMs = 90_000): Promise<void> {
     await this.page.goto(url);
+    await this.waitForWorkbench(timeoutMs);
+  }
+
+  async waitForWorkbench(timeoutMs = 90_000): Promise<void> {
     await this.page.locator('.monaco-workbench').waitFor({ timeout: timeoutMs });
     // The extension host and the activity bar settle a little after the workbench element exists.
     await this.page.locator('.part.activitybar').waitFor({ timeout: timeoutMs });
@@ -234,6 +238,17 @@ export class WorkbenchDriver {
         return titles;
       }
     }
+  }
+
+  /** Runs a command by its palette title (F1, type, Enter), as a person does. */
+  async runFromCommandPalette(title: string, timeoutMs = 15_000): Promise<void> {
+    const widget = this.page.locator(QUICK_INPUT);
+    await this.page.keyboard.press('F1');
+    await widget.waitFor({ state: 'visible', timeout: timeoutMs });
+    await this.page.keyboard.type(title);
+    const entry = widget.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    await entry.waitFor({ timeout: timeoutMs });
+    await entry.click();
   }
 
   /** The status bar's text, e.g. to read a transient message a command set. */
