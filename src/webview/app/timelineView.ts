@@ -99,6 +99,8 @@ export class TimelineView {
   private focused: number | null = null;
   private frame: number | null = null;
   private laneHeight = MIN_LANE_HEIGHT;
+  /** areaSize() at the last render. */
+  private renderedArea = '';
   private drag: { pointerId: number; x: number; view: ViewWindow; moved: boolean } | null = null;
 
   constructor(private readonly handlers: TimelineViewHandlers) {
@@ -198,6 +200,7 @@ export class TimelineView {
       this.frame = null;
     }
     this.width = Math.max(this.scroller.clientWidth || this.width, LABEL_WIDTH + 100);
+    this.renderedArea = this.areaSize();
     const model = this.model;
     this.empty.hidden = model !== null && model.events.length > 0;
     if (!model) {
@@ -209,6 +212,11 @@ export class TimelineView {
     this.renderPlot(model);
     this.handlers.onViewChange(this.view);
     this.element.dataset.renders = String(Number(this.element.dataset.renders ?? '0') + 1);
+  }
+
+  /** The scroller's size, which is what a render lays out against. */
+  private areaSize(): string {
+    return `${this.scroller.clientWidth}x${this.scroller.clientHeight}`;
   }
 
   private requestRender(): void {
@@ -566,7 +574,13 @@ export class TimelineView {
     this.plot.addEventListener('pointercancel', () => (this.drag = null));
     this.plot.addEventListener('pointermove', (event) => this.showTooltip(event));
     this.element.addEventListener('keydown', (event) => this.onKey(event));
-    new ResizeObserver(() => this.requestRender()).observe(this.element);
+    // Only a real change of the drawing area redraws: a first render that fills the panel would
+    // otherwise notify about its own layout and draw everything twice.
+    new ResizeObserver(() => {
+      if (this.areaSize() !== this.renderedArea) {
+        this.requestRender();
+      }
+    }).observe(this.element);
   }
 
   private onWheel(event: WheelEvent): void {
