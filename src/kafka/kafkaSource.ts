@@ -13,7 +13,7 @@
  */
 import { Kafka } from 'kafkajs';
 import type { CliCommandConfig, ClusterSource, Unsubscribe } from '../model/clusterSource';
-import type { BrokerRef, ClusterInfo, GroupDetail, GroupSummary, Member, RebalanceEvent, TopicPartition } from '../model/types';
+import type { BrokerRef, ClusterInfo, GroupDetail, GroupSummary, Member, PartitionOffsets, RebalanceEvent, TopicPartition } from '../model/types';
 import { groupBy } from './collections';
 import { commandConfigFileName, commandConfigProperties } from './commandConfig';
 import { hasLoadingCode, retryWhileCoordinatorLoads } from './coordinatorRetry';
@@ -27,7 +27,9 @@ import { ClusterOffsetsTopicTransport } from './offsetsTopicTransport';
 import { adminOffsetCommitRequest, deleteGroupsRequest, leaveGroupByInstanceIdRequest, offsetDeleteRequest, type OffsetToCommit } from './protocol/adminRequests';
 import { ApiKeys } from './protocol/apiRequest';
 import { describeErrorCode } from './protocol/errorCodes';
-import type { FetchLimits } from './protocol/fetchRequest';
+import { fetchRequest, MAX_FETCH_VERSION, MIN_FETCH_VERSION, type FetchLimits } from './protocol/fetchRequest';
+import { markerCandidates, onlyMarkersBetween, readableEnd } from './markerOnlyLag';
+import { readBatchFrames } from './recordBatches';
 import {
   consumerGroupDescribeRequest,
   describeGroupsRequest,
@@ -487,13 +489,22 @@ export class KafkaSource implements ClusterSource {
       }
     });
     const ends = await this.partitionEnds([...partitions.values()]);
+    const isolationOf = (groupId: string) => this.options.isolationLevelFor?.(groupId);
+    const rowsOf = described.map((d, i) => {
+      const commits = committed[i];
+      return offsetRows(membersOf.get(d.groupId)?.members ?? [], Array.isArray(commits) ? commits : [], ends.ends, isolationOf(d.groupId));
+    });
+    await this.markMarkerOnlyLag(
+      described.map((d, i) => ({ rows: rowsOf[i], readCommitted: isolationOf(d.groupId) === 'read_committed' })),
+      ends.leaders,
+    );
 
     return described.map((d, i): GroupDetail => {
       const listing = listed.get(d.groupId);
       const members = membersOf.get(d.groupId);
       const commits = committed[i];
-      const isolationLevel = this.options.isolationLevelFor?.(d.groupId);
-      const rows = offsetRows(members?.members ?? [], Array.isArray(commits) ? commits : [], ends.ends, isolationLevel);
+      const isolationLevel = isolationOf(d.groupId);
+      const rows = rowsOf[i];
       const protocolType = d.kip848 ? 'consumer' : (d.classic?.protocolType ?? listing?.protocolType ?? '');
       const state = d.kip848 ? toGroupState(d.kip848.groupState) : d.classic ? toGroupState(d.classic.groupState) : toGroupState(listing?.groupState ?? '');
       const topicErrors = [...new Set(rows.map((r) => r.topic))].map((t) => ends.topicErrors.get(t));
@@ -605,8 +616,11 @@ export class KafkaSource implements ClusterSource {
   }
 
   /** Earliest, high watermark and last stable offset of each partition, batched per leader; failures per topic. */
-  private async partitionEnds(partitions: readonly TopicPartition[]): Promise<{ ends: Map<string, PartitionEnds>; topicErrors: Map<string, string> }> {
+  private async partitionEnds(
+    partitions: readonly TopicPartition[],
+  ): Promise<{ ends: Map<string, PartitionEnds>; topicErrors: Map<string, string>; leaders: Map<string, number> }> {
     const ends = new Map<string, PartitionEnds>();
+    const leaders = new Map<string, number>();
     const topicErrors = new Map<string, string>();
     const fail = (topics: Iterable<string>, message: string) => {
       for (const topic of topics) {
@@ -614,12 +628,11 @@ export class KafkaSource implements ClusterSource {
       }
     };
     if (partitions.length === 0) {
-      return { ends, topicErrors };
+      return { ends, topicErrors, leaders };
     }
     const topics = [...new Set(partitions.map((p) => p.topic))];
     try {
       const metadata = await sendRequest(await this.anyBroker(), metadataRequest(topics));
-      const leaders = new Map<string, number>();
       for (const t of metadata.topics) {
         if (t.errorCode !== 0) {
           fail([t.topic], `Topic ${t.topic}: ${describeErrorCode(t.errorCode)}`);
@@ -658,6 +671,54 @@ export class KafkaSource implements ClusterSource {
     } catch (err) {
       fail(topics, `Log offsets: ${errorText(err, this.config)}`);
     }
-    return { ends, topicErrors };
+    return { ends, topicErrors, leaders };
+  }
+
+  /**
+   * Flags rows whose lag is only transaction markers (see markerOnlyLag.ts): one Fetch per leader
+   * and topic, at the lowest committed offset asked for each partition. Best effort: a failed
+   * Fetch leaves the rows as they were.
+   */
+  private async markMarkerOnlyLag(groups: ReadonlyArray<{ rows: PartitionOffsets[]; readCommitted: boolean }>, leaders: ReadonlyMap<string, number>): Promise<void> {
+    const checks = groups.flatMap(({ rows, readCommitted }) => markerCandidates(rows, readCommitted).map((row) => ({ row, end: readableEnd(row, readCommitted) as number })));
+    const fetchFrom = new Map<string, TopicPartition & { offset: number }>();
+    for (const { row } of checks) {
+      const key = partitionKey(row);
+      const offset = row.committedOffset as number;
+      if ((fetchFrom.get(key)?.offset ?? Infinity) > offset) {
+        fetchFrom.set(key, { topic: row.topic, partition: row.partition, offset });
+      }
+    }
+    const byLeaderAndTopic = groupBy(
+      [...fetchFrom.values()].filter((p) => leaders.has(partitionKey(p))),
+      (p) => `${leaders.get(partitionKey(p))}\u0000${p.topic}`,
+    );
+    const frames = new Map<string, ReturnType<typeof readBatchFrames>>();
+    await Promise.all(
+      [...byLeaderAndTopic.values()].map(async (positions) => {
+        const { topic } = positions[0];
+        try {
+          const broker = await this.cluster.findBroker({ nodeId: leaders.get(partitionKey(positions[0])) as number });
+          const version = requireVersion(broker, ApiKeys.Fetch, 'Fetch', MIN_FETCH_VERSION, MAX_FETCH_VERSION);
+          const request = fetchRequest(version, topic, positions.map((p) => ({ partition: p.partition, fetchOffset: p.offset })), MARKER_FETCH_LIMITS);
+          for (const answer of (await sendRequest(broker, request)).partitions) {
+            if (answer.errorCode === 0 && answer.records) {
+              frames.set(partitionKey(answer), readBatchFrames(answer.records));
+            }
+          }
+        } catch (err) {
+          this.options.logger.debug(`Transaction-marker check of ${topic}: ${errorText(err, this.config)}`);
+        }
+      }),
+    );
+    for (const { row, end } of checks) {
+      const fetched = frames.get(partitionKey(row));
+      if (fetched && onlyMarkersBetween(fetched, row.committedOffset as number, end) === true) {
+        row.markerOnlyLag = true;
+      }
+    }
   }
 }
+
+/** Small answers: a marker batch is under 100 bytes, and a data batch says enough from its header. */
+const MARKER_FETCH_LIMITS: FetchLimits = { maxWaitMs: 0, maxBytes: 1024 * 1024, maxBytesPerPartition: 16 * 1024 };

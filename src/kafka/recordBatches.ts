@@ -37,12 +37,23 @@ const V2_HEADER_SIZE = 61;
 const CONTROL_FLAG = 0x20;
 const RECORD_BATCH_MAGIC = 2;
 
+/** A batch's header fields, read without decoding its records. */
+export interface BatchFrame {
+  baseOffset: number;
+  lastOffset: number;
+  control: boolean;
+  /** False for a batch the broker cut at max bytes: its header is whole, its records are not. */
+  complete: boolean;
+  /** The batch's bytes (overhead included), when complete. */
+  bytes: Buffer | null;
+}
+
 /**
- * Every complete batch in `bytes`, in order. A truncated batch at the end (the broker cuts the
- * response at max bytes) is left out: the next fetch starts at it again.
+ * The batches in `bytes`, in order, from their headers. A batch cut at the end (the broker stops
+ * at max bytes) is listed as incomplete when its header arrived whole, else left out.
  */
-export async function decodeRecordBatches(bytes: Buffer): Promise<RecordBatch[]> {
-  const batches: RecordBatch[] = [];
+export function readBatchFrames(bytes: Buffer): BatchFrame[] {
+  const frames: BatchFrame[] = [];
   let position = 0;
   while (bytes.length - position >= LOG_OVERHEAD) {
     const baseOffset = Number(bytes.readBigInt64BE(position));
@@ -51,18 +62,42 @@ export async function decodeRecordBatches(bytes: Buffer): Promise<RecordBatch[]>
     if (batchLength < V2_HEADER_SIZE - LOG_OVERHEAD) {
       throw new ProtocolDecodeError(`record batch at offset ${baseOffset}: length ${batchLength} is shorter than a batch header`);
     }
-    if (bytes.length - position < size) {
+    if (bytes.length - position < V2_HEADER_SIZE) {
       break;
     }
-    const batch = bytes.subarray(position, position + size);
+    const batch = bytes.subarray(position, Math.min(bytes.length, position + size));
     const magic = batch.readInt8(MAGIC_OFFSET);
     if (magic !== RECORD_BATCH_MAGIC) {
       throw new ProtocolDecodeError(`record batch at offset ${baseOffset}: message format v${magic} is not supported (only v${RECORD_BATCH_MAGIC})`);
     }
-    const control = (batch.readInt16BE(ATTRIBUTES_OFFSET) & CONTROL_FLAG) !== 0;
-    const lastOffset = baseOffset + batch.readInt32BE(LAST_OFFSET_DELTA_OFFSET);
-    batches.push({ baseOffset, lastOffset, control, records: control ? [] : await decodeRecords(batch, baseOffset) });
+    const complete = batch.length === size;
+    frames.push({
+      baseOffset,
+      lastOffset: baseOffset + batch.readInt32BE(LAST_OFFSET_DELTA_OFFSET),
+      control: (batch.readInt16BE(ATTRIBUTES_OFFSET) & CONTROL_FLAG) !== 0,
+      complete,
+      bytes: complete ? batch : null,
+    });
+    if (!complete) {
+      break;
+    }
     position += size;
+  }
+  return frames;
+}
+
+/**
+ * Every complete batch in `bytes`, in order, with its records. A truncated batch at the end (the
+ * broker cuts the response at max bytes) is left out: the next fetch starts at it again.
+ */
+export async function decodeRecordBatches(bytes: Buffer): Promise<RecordBatch[]> {
+  const batches: RecordBatch[] = [];
+  for (const frame of readBatchFrames(bytes)) {
+    if (frame.bytes === null) {
+      break;
+    }
+    const { baseOffset, lastOffset, control } = frame;
+    batches.push({ baseOffset, lastOffset, control, records: control ? [] : await decodeRecords(frame.bytes, baseOffset) });
   }
   return batches;
 }

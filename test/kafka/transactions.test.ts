@@ -189,4 +189,22 @@ describe('transactions on a real broker', function () {
     const group = await describeWhen(readCommittedSource, committedAt(probe));
     assert.deepEqual(group.offsets.map((o) => [o.partition, o.lag, o.lastStableLag]), [[0, 0, 0], [1, 0, 0]]);
   });
+
+  it('tells lag that is only a transaction marker from lag with records, as the Java consumer skips markers', async () => {
+    // Partition 0 holds COMMIT at 5, aborted records 6..8 and ABORT at 9; partition 1 holds COMMIT at 5.
+    const abortMarker = HW_WITH_OPEN_TRANSACTION;
+    const commitAt = async (offsets: Array<[number, number]>) => {
+      const results = await readCommittedSource.commitOffsets(GROUP, offsets.map(([partition, offset]) => ({ topic: TOPIC, partition, offset })));
+      assert.deepEqual(results.filter((r) => r.error), []);
+      return describeWhen(readCommittedSource, (g) => offsets.every(([partition, offset]) => partitionRow(g, partition).committedOffset === offset));
+    };
+    const atMarkers = await commitAt([[0, abortMarker], [1, LSO - 1]]);
+    assert.deepEqual(atMarkers.offsets.map((o) => [o.partition, o.lag, o.markerOnlyLag]), [[0, 1, true], [1, 1, true]]);
+    // A Java read_committed consumer at those positions has nothing to read: it moves past the markers.
+    const probe = await runLagProbe(env, 'read_committed', 'all');
+    assert.deepEqual(probe.map((p) => [p.partition, p.position, p.recordsLag]), [[0, abortMarker + 1, 0], [1, LSO, 0]]);
+
+    const beforeAborted = await commitAt([[0, LSO - 1], [1, LSO - 1]]);
+    assert.deepEqual(beforeAborted.offsets.map((o) => [o.partition, o.lag, o.markerOnlyLag]), [[0, abortMarker + 1 - (LSO - 1), undefined], [1, 1, true]]);
+  });
 });
