@@ -21,8 +21,8 @@ export class ClientConnection {
     private readonly socket: Socket,
     private readonly server: ServerState,
     private readonly nodeId: number,
-    /** Called after each dispatched request, so the engine can answer without waiting for a tick. */
-    private readonly onRequest: () => void,
+    /** Called with the API key after each dispatched request, so the engine can answer without waiting for a tick. */
+    private readonly onRequest: (apiKey: number) => void,
   ) {
     this.remote = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
@@ -77,7 +77,7 @@ export class ClientConnection {
     }
     const { correlationId } = header;
     const name = requestName(header);
-    this.onRequest();
+    this.onRequest(header.apiKey);
     this.tail = this.tail
       .then(() => response)
       .then(

@@ -42,6 +42,8 @@ export class SimKafkaServer implements ServerState {
   private tickQueued = false;
   private started = false;
   private nextProducerId = FIRST_PRODUCER_ID;
+  private requestCount = 0;
+  private readonly requestCountByApi = new Map<number, number>();
   private readonly logLine: (line: string) => void;
 
   constructor(
@@ -55,6 +57,16 @@ export class SimKafkaServer implements ServerState {
     this.ownsLive = options.live === undefined;
     this.live = options.live ?? new LiveSimulation(simulation, { speed: options.speed ?? 1, tickMs: OWN_TICK_MS });
     this.logLine = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+  }
+
+  /** Requests read and dispatched since the server started (for benchmarks and diagnostics). */
+  get requestsHandled(): number {
+    return this.requestCount;
+  }
+
+  /** Requests of one API (by key) read and dispatched since the server started. */
+  requestsHandledOf(apiKey: number): number {
+    return this.requestCountByApi.get(apiKey) ?? 0;
   }
 
   log(line: string): void {
@@ -128,7 +140,11 @@ export class SimKafkaServer implements ServerState {
   private accept(nodeId: number, socket: Socket): void {
     socket.setNoDelay(true);
     this.sockets.add(socket);
-    const connection = new ClientConnection(socket, this, nodeId, () => this.queueTick());
+    const connection = new ClientConnection(socket, this, nodeId, (apiKey) => {
+      this.requestCount++;
+      this.requestCountByApi.set(apiKey, (this.requestCountByApi.get(apiKey) ?? 0) + 1);
+      this.queueTick();
+    });
     this.connections.add(connection);
     socket.on('close', () => {
       this.sockets.delete(socket);

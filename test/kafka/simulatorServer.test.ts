@@ -1,0 +1,183 @@
+/**
+ * Real non-kafkajs clients against the simulator's Kafka server (not the broker run-tests.js starts):
+ * kcat (librdkafka) balanced consumers, cooperative-sticky and static, and a Java kafka-clients 4.x
+ * classic consumer. Every client's own view of its assignment must equal the engine's.
+ */
+import { strict as assert } from 'node:assert';
+import { SimKafkaServer } from '../../src/simulator/server/kafkaServer';
+import { describeSimGroup } from '../../src/simulator/groupView';
+import { Simulation } from '../../src/simulator/simulation';
+import { KcatMember, requireKcat } from './kcatMember';
+import { JavaMember, brokerEnv, waitFor } from './support';
+
+const TOPIC = 'orders';
+const PARTITIONS = 4;
+const RECORDS = 5;
+
+interface EngineMember {
+  memberId: string;
+  groupInstanceId: string | null;
+  partitions: string[];
+}
+
+interface EngineGroup {
+  state: string;
+  assignor: string;
+  generation: number;
+  members: EngineMember[];
+  committed: Array<number | null>;
+}
+
+function engineGroup(sim: Simulation, groupId: string): EngineGroup {
+  const group = describeSimGroup(sim, groupId);
+  return {
+    state: group.state,
+    assignor: group.assignor,
+    generation: group.generation,
+    members: group.members.map((m) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId, partitions: m.assignment.map((tp) => `${tp.topic}-${tp.partition}`).sort() })),
+    committed: Array.from({ length: PARTITIONS }, (_, p) => group.offsets.find((o) => o.topic === TOPIC && o.partition === p)?.committedOffset ?? null),
+  };
+}
+
+/** Stable, every partition assigned once, and each kcat member holding exactly what the engine gave its member id. */
+function kcatMatchesEngine(sim: Simulation, groupId: string, members: readonly KcatMember[]): boolean {
+  const engine = engineGroup(sim, groupId);
+  if (engine.state !== 'Stable' || engine.members.length !== members.length) {
+    return false;
+  }
+  if (engine.members.flatMap((m) => m.partitions).sort().join() !== allPartitions().join()) {
+    return false;
+  }
+  return members.every((k) => engine.members.find((m) => m.memberId === k.memberId)?.partitions.join() === k.assignment.join());
+}
+
+function allPartitions(): string[] {
+  return Array.from({ length: PARTITIONS }, (_, p) => `${TOPIC}-${p}`).sort();
+}
+
+function describeState(sim: Simulation, groupId: string, members: ReadonlyArray<{ name: string; view: string }>): string {
+  return `engine: ${JSON.stringify(engineGroup(sim, groupId))}\n${members.map((m) => `${m.name}: ${m.view}`).join('\n')}`;
+}
+
+/** Waits for `condition`, failing with the engine's and the clients' views. */
+async function waitUntil(what: string, condition: () => boolean, state: () => string): Promise<void> {
+  try {
+    await waitFor(what, async () => (condition() ? true : undefined), 45000);
+  } catch (e) {
+    throw new Error(`${e instanceof Error ? e.message : String(e)}\n${state()}`);
+  }
+}
+
+describe('simulator Kafka server with kcat and Java clients', function () {
+  this.timeout(180000);
+  let sim: Simulation;
+  let server: SimKafkaServer;
+  let bootstrap: string;
+  const serverLog: string[] = [];
+  const running: Array<{ stop(): Promise<void> }> = [];
+
+  before(async () => {
+    requireKcat();
+    sim = new Simulation({ seed: 3, startTime: Date.now(), cluster: { brokers: 2 }, coordinator: { initialRebalanceDelayMs: 300 } });
+    const topic = sim.cluster.createTopic(TOPIC, PARTITIONS);
+    for (const log of topic.partitions) {
+      log.append(RECORDS, sim.now);
+    }
+    server = new SimKafkaServer(sim, { log: (line) => serverLog.push(line) });
+    await server.start();
+    bootstrap = server.bootstrapServers.join(',');
+  });
+
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((member) => member.stop()));
+  });
+
+  after(async () => {
+    await server?.close();
+    sim?.dispose();
+  });
+
+  const kcat = (groupId: string, settings: Record<string, string>): KcatMember => {
+    const member = new KcatMember(bootstrap, groupId, [TOPIC], settings);
+    running.push(member);
+    return member;
+  };
+
+  const kcatState = (groupId: string, members: readonly KcatMember[]) => (): string =>
+    `${describeState(sim, groupId, members.map((k, i) => ({ name: `kcat ${i + 1} (${k.memberId ?? 'no member id'})`, view: k.assignment.join(',') })))}\nserver log: ${serverLog.join('\n')}`;
+
+  it('kcat cooperative-sticky members: incremental rebalances, each holding what the engine assigned', async () => {
+    const group = 'kcat-cooperative';
+    const settings = { 'partition.assignment.strategy': 'cooperative-sticky' };
+    const first = kcat(group, settings);
+    await waitUntil('the first kcat member to own every partition', () => kcatMatchesEngine(sim, group, [first]), kcatState(group, [first]));
+    await waitUntil('its commits of every record', () => engineGroup(sim, group).committed.every((c) => c === RECORDS), kcatState(group, [first]));
+
+    const second = kcat(group, settings);
+    await waitUntil('two kcat members sharing the partitions as the engine says', () => kcatMatchesEngine(sim, group, [first, second]) && second.assignment.length > 0, kcatState(group, [first, second]));
+    const engine = engineGroup(sim, group);
+    assert.equal(engine.assignor, 'cooperative-sticky');
+    assert.deepEqual(engine.members.map((m) => m.partitions.length).sort(), [2, 2]);
+    // Cooperative: the first member gave up partitions by an incremental revoke, never all of them at once.
+    assert.ok(first.rebalances.every((r) => r.protocol === 'COOPERATIVE'), first.log);
+    assert.ok(first.rebalances.some((r) => r.kind === 'revoke' && r.partitions.length === 2), first.log);
+
+    await second.stop();
+    await waitUntil('the first member to take every partition back after the second left', () => kcatMatchesEngine(sim, group, [first]), kcatState(group, [first]));
+  });
+
+  it('kcat static members (group.instance.id): the engine keeps an instance\'s partitions across its restart', async () => {
+    const group = 'kcat-static';
+    const one = kcat(group, { 'group.instance.id': 'kcat-1' });
+    let two = kcat(group, { 'group.instance.id': 'kcat-2' });
+    await waitUntil('two static kcat members holding what the engine assigned', () => kcatMatchesEngine(sim, group, [one, two]) && one.assignment.length === 2, kcatState(group, [one, two]));
+    const before = engineGroup(sim, group);
+    assert.deepEqual(before.members.map((m) => m.groupInstanceId).sort(), ['kcat-1', 'kcat-2']);
+    assert.ok(one.rebalances.every((r) => r.protocol === 'EAGER'), one.log);
+    const partitionsOfTwo = before.members.find((m) => m.groupInstanceId === 'kcat-2')?.partitions;
+
+    // A closing static member sends no LeaveGroup: the engine keeps it, its session still running.
+    await two.stop();
+    assert.equal(engineGroup(sim, group).members.length, 2);
+    two = kcat(group, { 'group.instance.id': 'kcat-2' });
+    await waitUntil('the restarted instance to get its partitions back', () => kcatMatchesEngine(sim, group, [one, two]) && two.memberId !== null, kcatState(group, [one, two]));
+    const after = engineGroup(sim, group);
+    assert.deepEqual(two.assignment, partitionsOfTwo);
+    assert.equal(after.generation, before.generation, 'a static rejoin with the same subscription does not rebalance');
+    assert.ok(!after.members.some((m) => before.members.some((b) => b.memberId === m.memberId && b.groupInstanceId === 'kcat-2')), 'the restarted instance has a new member id');
+  });
+
+  it('Java kafka-clients 4.x classic consumers: join, consume, commit, with the engine\'s assignment', async () => {
+    const group = 'java-classic';
+    const env = { ...brokerEnv(), bootstrap };
+    const members = [new JavaMember(env, { groupId: group, topics: [TOPIC], protocol: 'classic' }), new JavaMember(env, { groupId: group, topics: [TOPIC], protocol: 'classic', instanceId: 'java-static' })];
+    running.push(...members);
+    /** The last "ASSIGNED [orders-0, orders-1]" line a Java member printed, as sorted labels. */
+    const javaAssignment = (member: JavaMember): string => {
+      const lines = member.log.split('\n').filter((l) => l.startsWith('ASSIGNED ['));
+      const last = lines.at(-1);
+      return last === undefined ? '' : last.slice('ASSIGNED ['.length, -1).split(', ').sort().join();
+    };
+    // The Java program does not print its member id; its group.instance.id (or the lack of one) names its engine member.
+    const instanceIds = ['', 'java-static'];
+    const matches = (): boolean => {
+      const engine = engineGroup(sim, group);
+      return (
+        engine.state === 'Stable' &&
+        engine.members.length === 2 &&
+        members.every((member, i) => {
+          const own = engine.members.find((m) => (m.groupInstanceId ?? '') === instanceIds[i]);
+          return own !== undefined && own.partitions.length > 0 && own.partitions.join() === javaAssignment(member);
+        })
+      );
+    };
+    const state = (): string => describeState(sim, group, members.map((m, i) => ({ name: `java ${i + 1}`, view: m.log })));
+    await waitUntil('both Java members holding what the engine assigned', matches, state);
+    const engine = engineGroup(sim, group);
+    // Java 4.x's default partition.assignment.strategy is [range, cooperative-sticky]: range wins.
+    assert.equal(engine.assignor, 'range');
+    assert.deepEqual(engine.members.flatMap((m) => m.partitions).sort(), allPartitions());
+    assert.deepEqual(engine.members.map((m) => m.groupInstanceId).sort((a, b) => String(a).localeCompare(String(b))), ['java-static', null]);
+    await waitUntil('the Java members\' commits of every record', () => engineGroup(sim, group).committed.every((c) => c === RECORDS), state);
+  });
+});
