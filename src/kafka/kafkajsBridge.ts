@@ -31,6 +31,8 @@ export interface KafkajsBroker {
     host: string;
     port: number;
     send(protocol: { request: KafkajsProtocolRequest; response: KafkajsProtocolResponse<unknown> }): Promise<unknown>;
+    /** Connects the pool's connection for this kind of request (Fetch has its own) when it is not connected. */
+    getConnectionByRequest(protocol: { request: { apiKey: number } }): Promise<unknown>;
   };
   disconnect(): Promise<void>;
 }
@@ -104,6 +106,33 @@ export function requireVersion(broker: KafkajsBroker, apiKey: number, apiName: s
   return version;
 }
 
+/** Connections being opened, per broker connection pool and kind (Fetch or the rest). */
+const connecting = new WeakMap<object, Map<string, Promise<unknown>>>();
+
+/**
+ * Opens the pool connection a request needs, once for concurrent callers: kafkajs's pool connects
+ * a connection each time it finds it not connected yet, so two requests sent together on a fresh
+ * broker open two sockets and the first is never closed (a leaked socket after disconnect).
+ */
+async function connectionFor(broker: KafkajsBroker, apiKey: number): Promise<void> {
+  const pool = broker.connectionPool;
+  const kind = apiKey === FETCH_API_KEY ? 'fetch' : 'main';
+  let byKind = connecting.get(pool);
+  if (!byKind) {
+    byKind = new Map();
+    connecting.set(pool, byKind);
+  }
+  let pending = byKind.get(kind);
+  if (!pending) {
+    const opening = pool.getConnectionByRequest({ request: { apiKey } }).finally(() => byKind.delete(kind));
+    byKind.set(kind, opening);
+    pending = opening;
+  }
+  await pending;
+}
+
+const FETCH_API_KEY = 1;
+
 /** Sends one request over the broker's own (authenticated) connection and returns its decoded response. */
 export async function sendRequest<T>(broker: KafkajsBroker, request: ApiRequest<T>): Promise<T> {
   const range = broker.versions?.[request.apiKey];
@@ -111,6 +140,7 @@ export async function sendRequest<T>(broker: KafkajsBroker, request: ApiRequest<
     throw new UnsupportedApiVersionError(request.apiName, `v${request.apiVersion}`, range);
   }
   try {
+    await connectionFor(broker, request.apiKey);
     return (await broker.connectionPool.send({
       request: {
         apiKey: request.apiKey,

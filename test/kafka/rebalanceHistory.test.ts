@@ -110,7 +110,9 @@ describe('rebalance history from __consumer_offsets on a real broker', function 
     assert.ok(events.every((e) => e.groupId === GROUP && e.inferred === undefined));
     assert.ok(events.every((e, i) => i === 0 || e.time >= events[i - 1].time), 'events are in time order');
     assert.ok(changes >= 4, `onDidChange fired ${changes} times`);
-    assert.deepEqual(logger.lines.filter((l) => l.startsWith('warn') || l.startsWith('error')), []);
+    // kafkajs logs a coordinator still loading on a fresh broker as an error, then retries: not a failure.
+    const retried = /The group coordinator is not available|The coordinator is loading/;
+    assert.deepEqual(logger.lines.filter((l) => (l.startsWith('warn') || l.startsWith('error')) && !retried.test(l)), []);
   });
 
   it('tells the watcher that a KIP-848 group has no such history, so the timeline can poll instead', async () => {

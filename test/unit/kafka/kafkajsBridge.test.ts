@@ -14,7 +14,7 @@ function fakeBroker(versions: KafkajsBroker['versions'], answer: (sent: SentProt
     nodeId: 1,
     versions,
     disconnects: 0,
-    connectionPool: { host: 'h', port: 1, send: (p: SentProtocol) => answer(p) },
+    connectionPool: { host: 'h', port: 1, send: (p: SentProtocol) => answer(p), getConnectionByRequest: async () => undefined },
     disconnect: async () => {
       broker.disconnects++;
     },
@@ -66,5 +66,33 @@ describe('kafka/kafkajsBridge', () => {
     });
     await assert.rejects(sendRequest(closing, deleteGroupsRequest(['g'])), /Closed connection/);
     assert.equal(closing.disconnects, 1);
+  });
+
+  it('opens the Fetch connection once for Fetches sent together (kafkajs would open one socket per request and leak all but the last)', async () => {
+    // kafkajs 2.2.4's ConnectionPool: Fetch has its own lazily connected connection; connect() does not check for one in progress.
+    let connects = 0;
+    const connected = new Set<number>();
+    const connection = async (index: number): Promise<void> => {
+      if (!connected.has(index)) {
+        connects++;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        connected.add(index);
+      }
+    };
+    const pool = {
+      host: 'h',
+      port: 1,
+      getConnectionByRequest: ({ request }: { request: { apiKey: number } }) => connection(request.apiKey === 1 ? 1 : 0),
+      send: async (p: SentProtocol) => {
+        await pool.getConnectionByRequest(p);
+        return p.response.decode(new ByteWriter().int32(0).array([], () => undefined).toBuffer());
+      },
+    };
+    const broker = { nodeId: 1, versions: { 1: { minVersion: 4, maxVersion: 11 }, 42: { minVersion: 0, maxVersion: 2 } }, connectionPool: pool, disconnect: async () => undefined } as unknown as KafkajsBroker;
+    const fetch = { apiKey: 1, apiName: 'Fetch', apiVersion: 4, body: Buffer.alloc(0), decode: async () => 'fetched' };
+    const other = { apiKey: 42, apiName: 'DeleteGroups', apiVersion: 1, body: Buffer.alloc(0), decode: async () => 'other' };
+    const answers = await Promise.all([sendRequest(broker, fetch), sendRequest(broker, fetch), sendRequest(broker, other), sendRequest(broker, fetch), sendRequest(broker, other)]);
+    assert.deepEqual(answers, ['fetched', 'fetched', 'other', 'fetched', 'other']);
+    assert.equal(connects, 2, 'one Fetch connection and one for the rest');
   });
 });
