@@ -68,6 +68,11 @@ export class PartitionLog {
     return this.transactions.read(Math.max(position, this.startOffset), end, maxRecords, isolation);
   }
 
+  /** The COMMIT or ABORT marker at `offset`, with the producer whose transaction it ended. */
+  controlMarkerAt(offset: number): { producerId: number; result: TransactionResult } | undefined {
+    return offset >= this.startOffset ? this.transactions.markerAt(offset) : undefined;
+  }
+
   /** Records the application would see in [from, to) at this isolation level (to is capped at its end). */
   visibleRecords(from: number, to: number, isolation: IsolationLevel): number {
     const end = Math.min(to, isolation === 'read_committed' ? this.lastStableOffset : this.hw);

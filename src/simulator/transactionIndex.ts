@@ -51,6 +51,8 @@ export class TransactionIndex {
   private readonly markers: HiddenRange[] = [];
   /** Markers and aborted batches: what a read_committed reader skips. */
   private readonly notCommitted: HiddenRange[] = [];
+  /** Marker offset → what it ended and whose transaction it was (what a Fetch returns as a control batch). */
+  private readonly markerResults = new Map<number, { producerId: number; result: TransactionResult }>();
   private abortedCount = 0;
 
   /** Number of aborted transactions recorded (the aborted-transaction index size). */
@@ -94,6 +96,12 @@ export class TransactionIndex {
     // Markers are written at the log end, so they arrive in offset order.
     this.markers.push({ start: offset, end: offset + 1 });
     this.notCommitted.push({ start: offset, end: offset + 1 });
+    this.markerResults.set(offset, { producerId, result });
+  }
+
+  /** The control marker at `offset`, if one is there. */
+  markerAt(offset: number): { producerId: number; result: TransactionResult } | undefined {
+    return this.markerResults.get(offset);
   }
 
   /**
@@ -128,6 +136,11 @@ export class TransactionIndex {
       const drop = firstEndingAfter(ranges, offset);
       if (drop > 0) {
         ranges.splice(0, drop);
+      }
+    }
+    for (const markerOffset of this.markerResults.keys()) {
+      if (markerOffset < offset) {
+        this.markerResults.delete(markerOffset);
       }
     }
   }

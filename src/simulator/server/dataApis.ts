@@ -8,7 +8,7 @@ import type { PartitionLog } from '../partitionLog';
 import type { IsolationLevel } from '../transactionIndex';
 import { expectEnd, type ApiDefinition, type RequestContext } from './context';
 import { NO_ERROR, NOT_LEADER_OR_FOLLOWER, OFFSET_OUT_OF_RANGE, UNKNOWN_TOPIC_OR_PARTITION } from './errorCodes';
-import { countProducedRecords, encodeRecordBatch, simulatedValue, type OutgoingRecord } from './recordBatch';
+import { countProducedRecords, encodeControlBatch, encodeRecordBatch, simulatedValue, type OutgoingRecord } from './recordBatch';
 
 const EARLIEST_TIMESTAMP = -2;
 const LATEST_TIMESTAMP = -1;
@@ -172,16 +172,36 @@ function readFetch(r: ByteReader, v: number): FetchRequest {
   return { maxWaitMs, isolation, topics };
 }
 
-/** The offsets a reader at `isolation` sees from `from`, at most `limit` of them. */
-function visibleOffsets(log: PartitionLog, from: number, isolation: IsolationLevel, limit: number): number[] {
+/**
+ * What a reader at `isolation` gets from `from`, as a broker sends it: the records it sees in data
+ * batches (aborted ones a read_committed reader skips are left out, which a batch allows as gaps)
+ * and every transaction marker as its control batch, in offset order, so clients move past the
+ * markers. At most `limit` records, markers included.
+ */
+function readBatches(log: PartitionLog, topic: string, partition: number, from: number, isolation: IsolationLevel, limit: number, now: number): Buffer {
   const end = isolation === 'read_committed' ? log.lastStableOffset : log.highWatermark;
-  const offsets: number[] = [];
-  for (let offset = from; offset < end && offsets.length < limit; offset++) {
-    if (log.visibleRecords(offset, offset + 1, isolation) === 1) {
-      offsets.push(offset);
+  const batches: Buffer[] = [];
+  let run: OutgoingRecord[] = [];
+  const flush = (): void => {
+    if (run.length > 0) {
+      batches.push(encodeRecordBatch(run, now));
+      run = [];
+    }
+  };
+  let taken = 0;
+  for (let offset = from; offset < end && taken < limit; offset++) {
+    const marker = log.controlMarkerAt(offset);
+    if (marker) {
+      flush();
+      batches.push(encodeControlBatch(offset, marker.producerId, marker.result, now));
+      taken++;
+    } else if (log.visibleRecords(offset, offset + 1, isolation) === 1) {
+      run.push({ offset, value: simulatedValue(topic, partition, offset) });
+      taken++;
     }
   }
-  return offsets;
+  flush();
+  return Buffer.concat(batches);
 }
 
 interface FetchedPartition {
@@ -200,13 +220,11 @@ function readPartition(ctx: RequestContext, topic: string, request: FetchPartiti
     return { partition: request.partition, error: OFFSET_OUT_OF_RANGE, log, records: null };
   }
   const limit = Math.max(1, Math.min(MAX_RECORDS_PER_PARTITION, Math.floor(request.maxBytes / RECORD_SIZE_ESTIMATE)));
-  const offsets = visibleOffsets(log, request.fetchOffset, isolation, limit);
-  const records: OutgoingRecord[] = offsets.map((offset) => ({ offset, value: simulatedValue(topic, request.partition, offset) }));
   return {
     partition: request.partition,
     error: NO_ERROR,
     log,
-    records: records.length > 0 ? encodeRecordBatch(records, ctx.server.simulation.now) : Buffer.alloc(0),
+    records: readBatches(log, topic, request.partition, request.fetchOffset, isolation, limit, ctx.server.simulation.now),
   };
 }
 
@@ -266,7 +284,7 @@ async function fetch(r: ByteReader, ctx: RequestContext): Promise<Buffer> {
           pw.int64(p.log?.logStartOffset ?? -1);
         }
         if (v >= 4) {
-          // Aborted records are left out of the batches themselves, so no aborted list is needed.
+          // Aborted records are left out of the batches themselves (markers are sent), so no aborted list is needed.
           pw.array([], () => undefined);
         }
         if (v >= 11) {
