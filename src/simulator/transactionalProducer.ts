@@ -82,9 +82,10 @@ export class TransactionalProducer {
   }
 
   /** TxnOffsetCommit: the offsets stay pending in the group until this transaction ends. */
-  sendOffsetsToTransaction(offsets: readonly TransactionOffset[], group: ConsumerGroupMetadata): void {
+  sendOffsetsToTransaction(offsets: readonly TransactionOffset[], group: ConsumerGroupMetadata, onResponse?: (response: OffsetCommitResponse) => void): void {
     this.requireOpen('send offsets');
     if (offsets.length === 0) {
+      onResponse?.({ topics: [] });
       return;
     }
     const byTopic = new Map<string, Array<{ partition: number; offset: number }>>();
@@ -108,7 +109,10 @@ export class TransactionalProducer {
         groupInstanceId: group.groupInstanceId,
         topics: [...byTopic].map(([name, partitions]) => ({ name, partitions })),
       },
-      (response) => this.onOffsetCommitResponse(response, sentIn),
+      (response) => {
+        this.onOffsetCommitResponse(response, sentIn);
+        onResponse?.(response);
+      },
     );
   }
 

@@ -2,6 +2,7 @@
 import { ByteReader, ProtocolDecodeError } from '../../kafka/protocol/wire';
 import type { Respond } from '../protocol';
 import type { Simulation } from '../simulation';
+import type { ServerTransactions } from './transactions';
 
 export interface BrokerEndpoint {
   nodeId: number;
@@ -16,6 +17,8 @@ export interface ServerState {
   log(line: string): void;
   /** A producer id no other client of this server holds (InitProducerId). */
   allocateProducerId(): number;
+  /** Transactional ids of clients: their producers, epochs and added partitions. */
+  readonly transactions: ServerTransactions;
 }
 
 export interface RequestContext {

@@ -7,8 +7,9 @@ import { ByteReader, ByteWriter } from '../../kafka/protocol/wire';
 import type { PartitionLog } from '../partitionLog';
 import type { IsolationLevel } from '../transactionIndex';
 import { expectEnd, type ApiDefinition, type RequestContext } from './context';
-import { NO_ERROR, NOT_LEADER_OR_FOLLOWER, OFFSET_OUT_OF_RANGE, UNKNOWN_TOPIC_OR_PARTITION } from './errorCodes';
-import { countProducedRecords, encodeControlBatch, encodeRecordBatch, simulatedValue, type OutgoingRecord } from './recordBatch';
+import { INVALID_TXN_STATE, NO_ERROR, NOT_LEADER_OR_FOLLOWER, OFFSET_OUT_OF_RANGE, UNKNOWN_TOPIC_OR_PARTITION } from './errorCodes';
+import { encodeControlBatch, encodeRecordBatch, readProducedBatches, simulatedValue, type OutgoingRecord, type ProducedBatches } from './recordBatch';
+import { partitionEntry } from './transactions';
 
 const EARLIEST_TIMESTAMP = -2;
 const LATEST_TIMESTAMP = -1;
@@ -86,9 +87,30 @@ interface ProduceResult {
   logStartOffset: number;
 }
 
+/**
+ * Transactional batches go through the engine's producer of their transactional id, and only to
+ * partitions AddPartitionsToTxn added to the ongoing transaction (else INVALID_TXN_STATE, as a
+ * broker that verifies transactions answers).
+ */
+function appendTransactional(ctx: RequestContext, transactionalId: string | null, topic: string, partition: number, produced: ProducedBatches): number {
+  const owner = produced.transactional;
+  if (transactionalId === null || owner === null) {
+    return INVALID_TXN_STATE;
+  }
+  const txn = ctx.server.transactions.lookup(transactionalId, owner.producerId, owner.epoch);
+  if (typeof txn === 'number') {
+    return txn;
+  }
+  if (!txn.producer.inTransaction || !txn.partitions.has(partitionEntry(topic, partition))) {
+    return INVALID_TXN_STATE;
+  }
+  txn.producer.send(topic, produced.records, partition);
+  return NO_ERROR;
+}
+
 function produce(r: ByteReader, ctx: RequestContext): Buffer | null {
   const v = ctx.apiVersion;
-  r.nullableString(); // transactional id: InitProducerId is not offered, so batches are plain appends
+  const transactionalId = r.nullableString();
   const acks = r.int16();
   r.int32(); // timeout
   const topics = r.array((t) => ({ name: t.string(), partitions: t.array((p) => ({ partition: p.int32(), records: p.nullableBytes() ?? Buffer.alloc(0) })) }));
@@ -101,7 +123,12 @@ function produce(r: ByteReader, ctx: RequestContext): Buffer | null {
       if (typeof log === 'number') {
         return { partition: p.partition, error: log, baseOffset: -1, logStartOffset: -1 };
       }
-      const baseOffset = log.append(countProducedRecords(p.records), now);
+      const produced = readProducedBatches(p.records);
+      if (produced.transactional) {
+        const error = appendTransactional(ctx, transactionalId, t.name, p.partition, produced);
+        return error === NO_ERROR ? { partition: p.partition, error, baseOffset: log.highWatermark - produced.records, logStartOffset: log.logStartOffset } : { partition: p.partition, error, baseOffset: -1, logStartOffset: -1 };
+      }
+      const baseOffset = log.append(produced.records, now);
       return { partition: p.partition, error: NO_ERROR, baseOffset, logStartOffset: log.logStartOffset };
     }),
   }));

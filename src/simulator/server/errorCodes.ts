@@ -8,6 +8,9 @@ export const NOT_LEADER_OR_FOLLOWER = 6;
 export const COORDINATOR_NOT_AVAILABLE = 15;
 export const UNSUPPORTED_VERSION = 35;
 export const INVALID_REQUEST = 42;
+export const INVALID_PRODUCER_EPOCH = 47;
+export const INVALID_TXN_STATE = 48;
+export const INVALID_PRODUCER_ID_MAPPING = 49;
 
 /** Every engine error name with its wire code; the Record type makes a new engine name a compile error here. */
 const WIRE_CODES: Record<KafkaErrorCode, number> = {

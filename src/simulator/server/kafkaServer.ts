@@ -2,6 +2,7 @@
  * A Kafka-protocol server over a simulation: one loopback listener per simulated broker, the
  * simulation paced to the wall clock so client timeouts mean what they say.
  */
+import { ServerTransactions } from './transactions';
 import { createServer, type Server, type Socket } from 'node:net';
 import { LiveSimulation } from '../live';
 import type { Simulation } from '../simulation';
@@ -42,6 +43,7 @@ export class SimKafkaServer implements ServerState {
   private tickQueued = false;
   private started = false;
   private nextProducerId = FIRST_PRODUCER_ID;
+  readonly transactions: ServerTransactions;
   private requestCount = 0;
   private readonly requestCountByApi = new Map<number, number>();
   private readonly logLine: (line: string) => void;
@@ -50,6 +52,7 @@ export class SimKafkaServer implements ServerState {
     readonly simulation: Simulation,
     private readonly options: KafkaServerOptions = {},
   ) {
+    this.transactions = new ServerTransactions(simulation);
     const basePort = options.basePort ?? 0;
     if (!Number.isInteger(basePort) || basePort < 0 || basePort + simulation.cluster.brokers.length - 1 > 65535) {
       throw new Error(`basePort must be 0 or a port leaving room for ${simulation.cluster.brokers.length} broker(s), got ${String(basePort)}`);

@@ -97,9 +97,17 @@ export function simulatedValue(topic: string, partition: number, offset: number)
   return Buffer.from(`${topic}/${partition}@${offset}`, 'utf8');
 }
 
-/** Records in the batches of one Produce partition. Every batch must be complete and v2. */
-export function countProducedRecords(bytes: Buffer): number {
+/** What the batches of one Produce partition hold: a record count, and whose transaction they belong to. */
+export interface ProducedBatches {
+  records: number;
+  /** Set when the batches carry the transactional attribute (their producer id and epoch). */
+  transactional: { producerId: number; epoch: number } | null;
+}
+
+/** Reads the batches of one Produce partition. Every batch must be complete and v2. */
+export function readProducedBatches(bytes: Buffer): ProducedBatches {
   let records = 0;
+  let transactional: ProducedBatches['transactional'] = null;
   let position = 0;
   while (position < bytes.length) {
     const framing = new ByteReader(bytes.subarray(position, position + LOG_OVERHEAD), 'produced record batch');
@@ -119,19 +127,27 @@ export function countProducedRecords(bytes: Buffer): number {
       throw new ProtocolDecodeError(`produced record batch: message format v${magic} is not supported (only v${MAGIC})`);
     }
     r.int32(); // crc
-    r.int16(); // attributes
+    const attributes = r.int16();
     r.int32(); // last offset delta
     r.int64(); // base timestamp
     r.int64(); // max timestamp
-    r.int64(); // producer id
-    r.int16(); // producer epoch
+    const producerId = r.int64();
+    const epoch = r.int16();
     r.int32(); // base sequence
     const count = r.int32();
     if (count < 0) {
       throw new ProtocolDecodeError(`produced record batch: negative record count ${count}`);
     }
+    if (attributes & TRANSACTIONAL) {
+      transactional = { producerId, epoch };
+    }
     records += count;
     position = end;
   }
-  return records;
+  return { records, transactional };
+}
+
+/** Records in the batches of one Produce partition. */
+export function countProducedRecords(bytes: Buffer): number {
+  return readProducedBatches(bytes).records;
 }
