@@ -145,17 +145,32 @@ export class WorkbenchDriver {
   }
 
   /** Right-clicks the row and picks the menu entry whose label matches. */
-  async runContextMenu(row: TreeRow, entry: RegExp): Promise<void> {
+  /**
+   * Opens the row's context menu and runs `entry`: by a click, or (`viaKeyboard`) by moving the
+   * menu's focus to it with the arrow keys and pressing Enter, as a keyboard user does.
+   */
+  async runContextMenu(row: TreeRow, entry: RegExp, viaKeyboard = false): Promise<void> {
     await this.rowLocator(row).click({ button: 'right' });
     const menu = this.page.locator('.context-view .monaco-menu');
     await menu.waitFor({ timeout: 15_000 });
-    const item = menu.locator('.action-item:not(.disabled) .action-label').filter({ hasText: entry });
+    const enabled = menu.locator('.action-item:not(.disabled) .action-label');
+    const item = enabled.filter({ hasText: entry });
     if ((await item.count()) === 0) {
       const labels = await menu.locator('.action-item .action-label').allTextContents();
       await this.page.keyboard.press('Escape');
       throw new Error(`context menu of "${row.label}" has no entry matching ${entry}; it has: ${labels.filter(Boolean).join(', ')}`);
     }
-    await item.first().click();
+    if (!viaKeyboard) {
+      await item.first().click();
+      return;
+    }
+    const labels = (await enabled.allTextContents()).map((label) => label.trim());
+    const index = labels.findIndex((label) => entry.test(label));
+    // Arrow keys move over enabled entries only, starting before the first.
+    for (let step = 0; step <= index; step++) {
+      await this.page.keyboard.press('ArrowDown');
+    }
+    await this.page.keyboard.press('Enter');
   }
 
   /**
