@@ -54,7 +54,7 @@ describe('simulator Kafka server under malformed input', function () {
     const random = new SeededRandom(2024);
     const ports = env.server.endpoints().map((e) => e.port);
     for (let i = 0; i < 300; i++) {
-      await rawExchange(ports[i % ports.length], garbageFrame(random, i));
+      await rawExchange(ports[i % ports.length], garbageFrame(random, i), { halfClose: true });
     }
     assert.ok(env.logLines.some((line) => line.includes('closing connection')), 'garbage is reported in the log');
 

@@ -55,15 +55,35 @@ export async function waitFor(what: string, condition: () => boolean | Promise<b
  * Sends `bytes` on a fresh connection, half-closes it and resolves with what came back once the
  * server has closed its side (it does after answering or after rejecting the input).
  */
-export function rawExchange(port: number, bytes: Buffer): Promise<Buffer> {
+/**
+ * Sends `bytes` on a new connection and resolves with what came back: one whole response frame, or
+ * everything up to the server closing. `halfClose` ends our side after sending (for garbage that
+ * the server may wait on); a well-formed request must not, since a broker, like Kafka's, closes a
+ * connection whose client has ended and may drop a response not yet written (OffsetDelete runs on
+ * the engine's clock).
+ */
+export function rawExchange(port: number, bytes: Buffer, { halfClose = false } = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const socket = new Socket();
     const received: Buffer[] = [];
-    socket.on('data', (chunk) => received.push(chunk));
+    let length = 0;
+    socket.on('data', (chunk) => {
+      received.push(chunk);
+      length += chunk.length;
+      const all = Buffer.concat(received);
+      if (length >= 4 && length >= 4 + all.readInt32BE(0)) {
+        socket.destroy();
+        resolve(all.subarray(0, 4 + all.readInt32BE(0)));
+      }
+    });
     socket.on('error', () => undefined); // a reset from the server is an expected answer to garbage
     socket.on('close', () => resolve(Buffer.concat(received)));
     socket.connect(port, '127.0.0.1', () => {
-      socket.end(bytes);
+      if (halfClose) {
+        socket.end(bytes);
+      } else {
+        socket.write(bytes);
+      }
     });
     socket.setTimeout(10000, () => {
       socket.destroy();
