@@ -198,7 +198,6 @@ export class TimelineBuilder {
 }
 
 const NO_CHANGES: readonly MemberAssignmentChange[] = [];
-const NO_MEMBERS: readonly string[] = [];
 
 /** The events sorted by time, stably. Logs are nearly always in order already: then the input is only copied. */
 function sortedByTime(input: readonly RebalanceEvent[]): RebalanceEvent[] {
@@ -241,7 +240,9 @@ function lowerBound(length: number, before: (index: number) => boolean): number 
 
 class LaneBuilder {
   private readonly lanes: TimelineLane[] = [];
-  private readonly byKey = new Map<string, number>();
+  /** Lanes by key: static ones by instance id, the others by the member id that opened them. */
+  private readonly byInstanceId = new Map<string, number>();
+  private readonly byOpeningMemberId = new Map<string, number>();
   private readonly byMemberId = new Map<string, number>();
 
   /** Returns the lane of the event's member (creating it), or -1 for group-level events. */
@@ -273,19 +274,20 @@ class LaneBuilder {
 
   /** The member's lane, created (with no membership span) when the member was not seen yet. */
   laneFor(memberId: string, groupInstanceId: string | null, clientId: string | null): number {
-    const key = groupInstanceId !== null ? `static:${groupInstanceId}` : `member:${memberId}`;
-    let index = this.byKey.get(key) ?? this.byMemberId.get(memberId);
+    const keyed = groupInstanceId !== null ? this.byInstanceId : this.byOpeningMemberId;
+    const key = groupInstanceId ?? memberId;
+    let index = keyed.get(key) ?? this.byMemberId.get(memberId);
     if (index === undefined) {
       index = this.lanes.length;
       this.lanes.push({
-        key,
+        key: groupInstanceId !== null ? `static:${groupInstanceId}` : `member:${memberId}`,
         label: '',
         groupInstanceId,
         clientId,
         memberIds: [],
         spans: [],
       });
-      this.byKey.set(key, index);
+      keyed.set(key, index);
     }
     const lane = this.lanes[index];
     if (lane.clientId === null && clientId !== null) {
@@ -325,10 +327,11 @@ function endsRebalance(event: RebalanceEvent): boolean {
 /** Folds events into rebalances: what moved in each, and when consumption stopped and resumed. */
 class RebalanceTracker {
   private readonly all: RebalanceSpan[] = [];
-  /** Partition key → owner member id, from assignment events so far. */
-  /** Partition id → its owner's member id. */
-  private readonly owners = new Map<number, string>();
-  /** Partition key → times it was assigned to someone, ascending: when a revoked partition resumes. */
+  /** Partition id → its owner's member id, from assignment events so far. */
+  private readonly owners: (string | undefined)[] = [];
+  /** Partition ids that have an owner, in no particular order (a rebalance copies them). */
+  private readonly owned = new Set<number>();
+  /** Partition id → times it was assigned to someone, ascending: when a revoked partition resumes. */
   private readonly assignedAt: number[][] = [];
   /** Partition keys are small numbers: no string per partition mention, and arrays instead of maps. */
   private readonly partitionIds = new PartitionIds();
@@ -340,6 +343,7 @@ class RebalanceTracker {
   private settling: OpenRebalance | null = null;
   /** Rebalances whose classification later events can still change. */
   private pending: OpenRebalance[] = [];
+  private readonly scratch = new PartitionScratch();
 
   add(event: RebalanceEvent, index: number): void {
     if (this.settling && (event.time !== this.settling.span.to || startsRebalance(event))) {
@@ -351,7 +355,7 @@ class RebalanceTracker {
         this.departedNow = [];
       }
       this.departedNow.push(event.memberId);
-      this.open?.departed.add(event.memberId);
+      this.open?.departed.push(event.memberId);
     }
     if (this.open === null && startsRebalance(event)) {
       const span: RebalanceSpan = {
@@ -369,8 +373,10 @@ class RebalanceTracker {
       };
       this.all.push(span);
       // A departure at the very instant the rebalance starts is what started it.
-      const departed: Set<string> = new Set(this.departedNow.length > 0 && this.departedTime === event.time ? this.departedNow : NO_MEMBERS);
-      this.open = { span, ownedBefore: new Map(this.owners), departed, firstRevoke: null };
+      const departed = this.departedNow.length > 0 && this.departedTime === event.time ? this.departedNow.slice() : [];
+      const ownedBefore = Array.from(this.owned);
+      const ownersBefore = ownedBefore.map((id) => this.owners[id] ?? '');
+      this.open = { span, ownedBefore, ownersBefore, departed, firstRevoke: null };
       this.pending.push(this.open);
     }
     const current = this.open ?? this.settling;
@@ -406,7 +412,7 @@ class RebalanceTracker {
   /** Every rebalance so far, classified as of the last event. */
   spans(): RebalanceSpan[] {
     this.pending = this.pending.filter((rebalance) => {
-      classify(rebalance, this.assignedAt, this.partitionIds);
+      classify(rebalance, this.assignedAt, this.partitionIds, this.scratch);
       // Settled and closed to same-instant events, and (cooperative) every moved partition handed out again: final.
       return rebalance === this.open || rebalance === this.settling || (rebalance.span.mode === 'cooperative' && rebalance.span.stoppedTo === null);
     });
@@ -416,12 +422,15 @@ class RebalanceTracker {
   private applyOwnership(change: MemberAssignmentChange): void {
     for (const tp of change.revoked) {
       const id = this.partitionIds.of(tp);
-      if (this.owners.get(id) === change.memberId) {
-        this.owners.delete(id);
+      if (this.owners[id] === change.memberId) {
+        this.owners[id] = undefined;
+        this.owned.delete(id);
       }
     }
     for (const tp of change.assigned) {
-      this.owners.set(this.partitionIds.of(tp), change.memberId);
+      const id = this.partitionIds.of(tp);
+      this.owners[id] = change.memberId;
+      this.owned.add(id);
     }
   }
 }
@@ -430,12 +439,20 @@ class RebalanceTracker {
 class PartitionIds {
   private readonly byTopic = new Map<string, number[]>();
   private readonly partitions: TopicPartition[] = [];
+  /** The last topic looked up and its partitions: mentions come in runs of one topic. */
+  private lastTopic: string | null = null;
+  private lastPartitions: number[] = [];
 
   of(tp: TopicPartition): number {
-    let partitions = this.byTopic.get(tp.topic);
-    if (partitions === undefined) {
-      partitions = [];
-      this.byTopic.set(tp.topic, partitions);
+    let partitions: number[] | undefined = this.lastPartitions;
+    if (tp.topic !== this.lastTopic) {
+      partitions = this.byTopic.get(tp.topic);
+      if (partitions === undefined) {
+        partitions = [];
+        this.byTopic.set(tp.topic, partitions);
+      }
+      this.lastTopic = tp.topic;
+      this.lastPartitions = partitions;
     }
     let id = partitions[tp.partition];
     if (id === undefined) {
@@ -451,13 +468,64 @@ class PartitionIds {
   }
 }
 
+/**
+ * Sets of partition ids without allocating: a partition is in the set when its slot holds the
+ * current stamp, so clearing is one increment.
+ */
+class PartitionScratch {
+  private revokedStamp: Int32Array<ArrayBuffer> = new Int32Array(64);
+  private assignedStamp: Int32Array<ArrayBuffer> = new Int32Array(64);
+  private stamp = 0;
+
+  /** Starts new, empty revoked and assigned sets. */
+  clearAll(): void {
+    this.stamp++;
+  }
+
+  /** Starts a new, empty assigned set (the revoked one is kept). */
+  clearAssigned(): number {
+    return ++this.stamp;
+  }
+
+  markRevoked(id: number, stamp: number): void {
+    this.revokedStamp = grown(this.revokedStamp, id);
+    this.revokedStamp[id] = stamp;
+  }
+
+  isRevoked(id: number, stamp: number): boolean {
+    return id < this.revokedStamp.length && this.revokedStamp[id] === stamp;
+  }
+
+  markAssigned(id: number): void {
+    this.assignedStamp = grown(this.assignedStamp, id);
+    this.assignedStamp[id] = this.stamp;
+  }
+
+  isAssigned(id: number): boolean {
+    return id < this.assignedStamp.length && this.assignedStamp[id] === this.stamp;
+  }
+
+  get current(): number {
+    return this.stamp;
+  }
+}
+
+function grown(array: Int32Array<ArrayBuffer>, index: number): Int32Array<ArrayBuffer> {
+  if (index < array.length) {
+    return array;
+  }
+  const bigger = new Int32Array(Math.max(index + 1, array.length * 2));
+  bigger.set(array);
+  return bigger;
+}
+
 interface OpenRebalance {
   span: RebalanceSpan;
-  /** What each member owned when the rebalance started. */
-  /** Partition id → owner member id. */
-  ownedBefore: ReadonlyMap<number, string>;
+  /** Partition ids owned when the rebalance started, and their owners' member ids at the same positions. */
+  ownedBefore: number[];
+  ownersBefore: string[];
   /** Members that left when or while it ran: they stopped consuming without revoking. */
-  departed: Set<string>;
+  departed: string[];
   /** Time of the first assignment event inside the rebalance that revoked something. */
   firstRevoke: number | null;
 }
@@ -478,38 +546,49 @@ function mergeChange(into: MemberAssignmentChange[], change: MemberAssignmentCha
  * mode is read from what the events say: when everything owned before was revoked or belonged to
  * a member that left, or a partition was revoked and handed back to the same member, it is eager.
  */
-function classify({ span, ownedBefore, departed, firstRevoke }: OpenRebalance, assignedAt: readonly (number[] | undefined)[], ids: PartitionIds): void {
-  const revoked = new Map<number, TopicPartition>();
+function classify({ span, ownedBefore, ownersBefore, departed, firstRevoke }: OpenRebalance, assignedAt: readonly (number[] | undefined)[], ids: PartitionIds, scratch: PartitionScratch): void {
+  scratch.clearAll();
+  const revokedStamp = scratch.current;
+  /** Revoked partition ids, each once, in order of first revocation. */
+  const revoked: number[] = [];
   let handedBack = false;
   for (const change of span.assignments) {
-    const assigned = new Set(change.assigned.map((tp) => ids.of(tp)));
+    scratch.clearAssigned();
+    for (const tp of change.assigned) {
+      scratch.markAssigned(ids.of(tp));
+    }
     for (const tp of change.revoked) {
       const id = ids.of(tp);
-      revoked.set(id, tp);
-      handedBack ||= assigned.has(id);
+      if (!scratch.isRevoked(id, revokedStamp)) {
+        scratch.markRevoked(id, revokedStamp);
+        revoked.push(id);
+      }
+      handedBack ||= scratch.isAssigned(id);
     }
   }
-  if (revoked.size === 0) {
+  if (revoked.length === 0) {
     span.mode = 'none';
     return;
   }
-  const allStopped =
-    ownedBefore.size > 0 && [...ownedBefore].every(([id, memberId]) => revoked.has(id) || departed.has(memberId));
+  let allStopped = ownedBefore.length > 0;
+  for (let i = 0; i < ownedBefore.length && allStopped; i++) {
+    allStopped = scratch.isRevoked(ownedBefore[i], revokedStamp) || departed.includes(ownersBefore[i]);
+  }
   span.mode = handedBack || allStopped ? 'eager' : 'cooperative';
   if (span.mode === 'eager') {
     // onJoinPrepare revokes everything before JoinGroup: nothing is consumed until the group is Stable.
-    span.stoppedPartitions = [...ownedBefore.keys()].map((id) => ids.partition(id));
+    span.stoppedPartitions = ownedBefore.map((id) => ids.partition(id));
     span.stoppedFrom = span.from;
     span.stoppedTo = span.finished ? span.to : null;
     return;
   }
   // A moved partition stops when its owner revokes it and resumes when the follow-up rebalance hands it out.
-  span.stoppedPartitions = [...revoked.values()];
+  span.stoppedPartitions = revoked.map((id) => ids.partition(id));
   const stoppedFrom = firstRevoke ?? span.from;
   span.stoppedFrom = stoppedFrom;
   let resumed: number | null = stoppedFrom;
-  for (const key of revoked.keys()) {
-    const next = firstAtOrAfter(assignedAt[key] ?? [], stoppedFrom);
+  for (const id of revoked) {
+    const next = firstAtOrAfter(assignedAt[id] ?? [], stoppedFrom);
     resumed = next === undefined || resumed === null ? null : Math.max(resumed, next);
   }
   span.stoppedTo = resumed;

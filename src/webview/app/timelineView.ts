@@ -24,7 +24,7 @@ const MIN_LANE_HEIGHT = 34;
 const MAX_LANE_HEIGHT = 46;
 const BOTTOM_PAD = 10;
 /** Markers closer than this on one lane are merged. */
-const BUCKET_PIXELS = 4;
+const BUCKET_PIXELS = 8;
 const ZOOM_STEP = 1.6;
 
 /** Spans narrower than this many pixels are merged with their neighbours. */
@@ -99,8 +99,14 @@ export class TimelineView {
   private focused: number | null = null;
   private frame: number | null = null;
   private laneHeight = MIN_LANE_HEIGHT;
-  /** areaSize() at the last render. */
+  /** The area's size at the last render. */
   private renderedArea = '';
+  /**
+   * The scroller's size and scroll offset as of the last layout, read where reading is free (the
+   * resize observer's and the scroll event's callbacks): a render that read them from the element
+   * would force a layout of whatever its caller had just changed. Null: read on the next render.
+   */
+  private area: { width: number; height: number; top: number } | null = null;
   private drag: { pointerId: number; x: number; view: ViewWindow; moved: boolean } | null = null;
 
   constructor(private readonly handlers: TimelineViewHandlers) {
@@ -199,8 +205,9 @@ export class TimelineView {
       cancelAnimationFrame(this.frame);
       this.frame = null;
     }
-    this.width = Math.max(this.scroller.clientWidth || this.width, LABEL_WIDTH + 100);
-    this.renderedArea = this.areaSize();
+    const area = this.measuredArea();
+    this.width = Math.max(area.width || this.width, LABEL_WIDTH + 100);
+    this.renderedArea = areaKey(area);
     const model = this.model;
     this.empty.hidden = model !== null && model.events.length > 0;
     if (!model) {
@@ -214,9 +221,14 @@ export class TimelineView {
     this.element.dataset.renders = String(Number(this.element.dataset.renders ?? '0') + 1);
   }
 
-  /** The scroller's size, which is what a render lays out against. */
-  private areaSize(): string {
-    return `${this.scroller.clientWidth}x${this.scroller.clientHeight}`;
+  /** The scroller's size and offset, which is what a render lays out against. */
+  private measuredArea(): { width: number; height: number; top: number } {
+    this.area ??= this.readArea();
+    return this.area;
+  }
+
+  private readArea(): { width: number; height: number; top: number } {
+    return { width: this.scroller.clientWidth, height: this.scroller.clientHeight, top: this.scroller.scrollTop };
   }
 
   private requestRender(): void {
@@ -295,7 +307,8 @@ export class TimelineView {
 
   private renderPlot(model: TimelineModel): void {
     const width = this.width;
-    const available = this.scroller.clientHeight;
+    const area = this.measuredArea();
+    const available = area.height;
     const fitted = model.lanes.length > 0 ? Math.floor((available - GROUP_LANE_HEIGHT - BOTTOM_PAD) / model.lanes.length) : MIN_LANE_HEIGHT;
     this.laneHeight = Math.max(MIN_LANE_HEIGHT, Math.min(MAX_LANE_HEIGHT, fitted));
     const lanesBottom = GROUP_LANE_HEIGHT + model.lanes.length * this.laneHeight;
@@ -306,8 +319,8 @@ export class TimelineView {
     this.plot.setAttribute('viewBox', `0 0 ${width} ${height}`);
 
     // Vertical virtualization: lanes outside the scroller's viewport are skipped.
-    const top = this.scroller.scrollTop;
-    const bottom = top + (this.scroller.clientHeight || height);
+    const top = area.top;
+    const bottom = top + (area.height || height);
     const firstLane = Math.max(0, Math.floor((top - GROUP_LANE_HEIGHT) / this.laneHeight) - 1);
     const lastLane = Math.min(model.lanes.length - 1, Math.ceil((bottom - GROUP_LANE_HEIGHT) / this.laneHeight) + 1);
     const laneVisible = (lane: number): boolean => lane < 0 || (lane >= firstLane && lane <= lastLane);
@@ -566,7 +579,14 @@ export class TimelineView {
   }
 
   private listen(): void {
-    this.scroller.addEventListener('scroll', () => this.requestRender(), { passive: true });
+    this.scroller.addEventListener(
+      'scroll',
+      () => {
+        this.area = this.readArea();
+        this.requestRender();
+      },
+      { passive: true },
+    );
     this.scroller.addEventListener('wheel', (event) => this.onWheel(event), { passive: false });
     this.plot.addEventListener('pointerdown', (event) => this.onPointerDown(event));
     this.plot.addEventListener('pointermove', (event) => this.onPointerMove(event));
@@ -577,10 +597,11 @@ export class TimelineView {
     // Only a real change of the drawing area redraws: a first render that fills the panel would
     // otherwise notify about its own layout and draw everything twice.
     new ResizeObserver(() => {
-      if (this.areaSize() !== this.renderedArea) {
+      this.area = this.readArea();
+      if (areaKey(this.area) !== this.renderedArea) {
         this.requestRender();
       }
-    }).observe(this.element);
+    }).observe(this.scroller);
   }
 
   private onWheel(event: WheelEvent): void {
@@ -789,7 +810,13 @@ export class TimelineView {
     } else if (top + this.laneHeight > this.scroller.scrollTop + this.scroller.clientHeight) {
       this.scroller.scrollTop = top + this.laneHeight - this.scroller.clientHeight;
     }
+    // The browser clamps the offset: read it back at the next render.
+    this.area = null;
   }
+}
+
+function areaKey(area: { width: number; height: number }): string {
+  return `${area.width}x${area.height}`;
 }
 
 function stopTitle(rebalance: RebalanceSpan, end: number): string {
