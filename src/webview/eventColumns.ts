@@ -169,15 +169,16 @@ function stateCode(state: GroupState | undefined, event: number): number {
 export function decodeEvents(columns: EventColumns): RebalanceEvent[] {
   checkShape(columns);
   const { strings } = columns;
-  const text = (ref: number, where: string): string => {
+  // What a bad reference was found in is named only when one is: no message string per field read.
+  const text = (ref: number, what: string, at: number): string => {
     const value = strings[ref];
     if (value === undefined) {
-      throw new Error(`event columns: ${where} refers to string ${ref} of ${strings.length}`);
+      throw new Error(`event columns: ${what} ${at} refers to string ${ref} of ${strings.length}`);
     }
     return value;
   };
-  const optionalText = (ref: number, where: string): string | undefined => (ref === ABSENT ? undefined : text(ref, where));
-  const nullableText = (ref: number, where: string): string | null | undefined => (ref === NULL_STRING ? null : optionalText(ref, where));
+  const optionalText = (ref: number, what: string, at: number): string | undefined => (ref === ABSENT ? undefined : text(ref, what, at));
+  const nullableText = (ref: number, what: string, at: number): string | null | undefined => (ref === NULL_STRING ? null : optionalText(ref, what, at));
   // One object per distinct partition: histories name the same few partitions thousands of times.
   const interned = new Map<number, TopicPartition>();
   const partitions = (from: number, to: number): TopicPartition[] => {
@@ -186,7 +187,7 @@ export function decodeEvents(columns: EventColumns): RebalanceEvent[] {
       const key = columns.partTopic[p] * 0x100000000 + columns.partNumber[p];
       let tp = interned.get(key);
       if (tp === undefined) {
-        tp = { topic: text(columns.partTopic[p], `partition ${p}`), partition: columns.partNumber[p] };
+        tp = { topic: text(columns.partTopic[p], 'partition', p), partition: columns.partNumber[p] };
         interned.set(key, tp);
       }
       result.push(tp);
@@ -201,8 +202,8 @@ export function decodeEvents(columns: EventColumns): RebalanceEvent[] {
       assignments = [];
       for (let c = columns.changeStart[i]; c < columns.changeStart[i + 1]; c++) {
         assignments.push({
-          memberId: text(columns.changeMemberId[c], `change ${c}`),
-          groupInstanceId: nullableText(columns.changeGroupInstanceId[c], `change ${c}`),
+          memberId: text(columns.changeMemberId[c], 'change', c),
+          groupInstanceId: nullableText(columns.changeGroupInstanceId[c], 'change', c),
           revoked: partitions(columns.partStart[c * 2], columns.partStart[c * 2 + 1]),
           assigned: partitions(columns.partStart[c * 2 + 1], columns.partStart[c * 2 + 2]),
         });
@@ -214,16 +215,16 @@ export function decodeEvents(columns: EventColumns): RebalanceEvent[] {
     }
     // Every event gets every field, in one order, so they all share one hidden class.
     events[i] = {
-      groupId: text(columns.groupId[i], `event ${i}`),
+      groupId: text(columns.groupId[i], 'event', i),
       time: columns.time[i],
       kind,
       generation: columns.generation[i],
       stateBefore: state(columns.stateBefore[i], i),
       stateAfter: state(columns.stateAfter[i], i),
-      memberId: optionalText(columns.memberId[i], `event ${i}`),
-      groupInstanceId: nullableText(columns.groupInstanceId[i], `event ${i}`),
-      clientId: optionalText(columns.clientId[i], `event ${i}`),
-      cause: optionalText(columns.cause[i], `event ${i}`),
+      memberId: optionalText(columns.memberId[i], 'event', i),
+      groupInstanceId: nullableText(columns.groupInstanceId[i], 'event', i),
+      clientId: optionalText(columns.clientId[i], 'event', i),
+      cause: optionalText(columns.cause[i], 'event', i),
       assignments,
       inferred: flags & HAS_INFERRED ? (flags & INFERRED) !== 0 : undefined,
     };

@@ -128,6 +128,18 @@ describe('timeline webview (chromium)', function () {
     assert.match((await page.locator('.status').textContent()) ?? '', new RegExp(`^${events.length + 1} events · 5 members`));
   });
 
+  it('keeps its performance marks bounded however many live updates arrive', async () => {
+    const page = harness.page;
+    const before = await page.evaluate(() => performance.getEntries().length);
+    for (let i = 0; i < 250; i++) {
+      // Each append adds a message mark and model and render measures: 750 entries unless trimmed.
+      await harness.send({ type: 'append', dropFromStart: 0, events: [{ groupId: HOSTILE_GROUP, time: 100000 + i, kind: 'offsets-committed', generation: 6, memberId: 'late-1-abc' }] });
+    }
+    const after = await page.evaluate(() => performance.getEntriesByType('mark').length + performance.getEntriesByType('measure').length);
+    assert.ok(after <= 600, `${after} marks and measures kept (${before} entries before)`);
+    assert.ok(after > 0, 'the app still records its timings');
+  });
+
   it('renders a polished screenshot with an assignment selected', async () => {
     const page = harness.page;
     await harness.send({ type: 'snapshot', sourceId: 'simulator', groupId: 'billing-consumers', clusterLabel: 'Simulator', timeBase: 'virtual', origin: 'simulator event log', events: encodeEvents(storyEvents('billing-consumers')) });

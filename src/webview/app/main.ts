@@ -215,6 +215,16 @@ class TimelineApp {
   }
 }
 
+/** Marks and measures kept for benchmarks and devtools; a live panel open for days must not pile them up. */
+const MAX_TIMINGS = 600;
+
+function trimTimings(): void {
+  if (performance.getEntriesByType('measure').length + performance.getEntriesByType('mark').length > MAX_TIMINGS) {
+    performance.clearMarks();
+    performance.clearMeasures();
+  }
+}
+
 const LEGEND_KINDS: RebalanceEventKind[] = ['member-joined', 'member-left', 'member-expired', 'poll-timeout', 'static-rejoin', 'rebalance-started', 'assignment-changed', 'state-changed'];
 
 function legend(): HTMLElement {
@@ -237,6 +247,7 @@ function start(): void {
   const app = new TimelineApp(root);
   window.addEventListener('message', (event: MessageEvent<unknown>) => {
     // Benchmarks read this mark: how long the message took to arrive (structured clone included).
+    trimTimings();
     performance.mark('kgl:message');
     if (!isHostToWebviewMessage(event.data)) {
       vscode.postMessage({ type: 'reportError', message: 'ignored a malformed message from the extension' });
