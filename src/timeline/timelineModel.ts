@@ -4,6 +4,8 @@
  * per rebalance what moved, how long it took and when consumption stopped. Pure; the webview
  * renders it.
  */
+import { MarkerColumns, MarkerColumnsBuilder } from './markerColumns';
+import { grown } from './typedArrays';
 import type { GroupState, MemberAssignmentChange, RebalanceEvent, RebalanceEventKind, TopicPartition } from '../model/types';
 
 export interface LaneSpan {
@@ -56,15 +58,6 @@ export interface RebalanceSpan {
   startEvent: number;
 }
 
-export interface TimelineMarker {
-  /** Index in `events`. An assignment event has one marker on the group lane and one per member it changed. */
-  event: number;
-  /** Index in `lanes`, or -1 for the group lane. */
-  lane: number;
-  time: number;
-  kind: RebalanceEventKind;
-}
-
 export interface TimelineModel {
   groupId: string;
   /** The input events sorted by time (stable). Markers and rebalances index into this. */
@@ -74,7 +67,7 @@ export interface TimelineModel {
   generations: GenerationSpan[];
   rebalances: RebalanceSpan[];
   /** Sorted by time. */
-  markers: TimelineMarker[];
+  markers: MarkerColumns;
   start: number;
   end: number;
 }
@@ -100,7 +93,7 @@ export function timelineBuilder(groupId: string, input: readonly RebalanceEvent[
 export class TimelineBuilder {
   private readonly events: RebalanceEvent[] = [];
   private readonly lanes = new LaneBuilder();
-  private readonly markers: TimelineMarker[] = [];
+  private readonly markers = new MarkerColumnsBuilder();
   private readonly phases: PhaseSpan[] = [];
   private readonly generations: GenerationSpan[] = [];
   private readonly rebalances = new RebalanceTracker();
@@ -150,7 +143,7 @@ export class TimelineBuilder {
       phases: this.phases.slice(),
       generations: this.generations.slice(),
       rebalances: this.rebalances.spans(),
-      markers: this.markers.slice(),
+      markers: this.markers.columns(),
       start,
       end,
     };
@@ -160,12 +153,12 @@ export class TimelineBuilder {
     const index = this.events.length;
     this.events.push(event);
     const lane = this.lanes.place(event);
-    this.markers.push({ event: index, lane, time: event.time, kind: event.kind });
+    this.markers.push(index, lane, event.time, event.kind);
     // An assignment also shows on the lane of each member it changed.
     for (const change of event.assignments ?? NO_CHANGES) {
       const memberLane = this.lanes.laneFor(change.memberId, change.groupInstanceId ?? null, null);
       if (memberLane !== lane) {
-        this.markers.push({ event: index, lane: memberLane, time: event.time, kind: event.kind });
+        this.markers.push(index, memberLane, event.time, event.kind);
       }
     }
     this.addPhase(event);
@@ -210,11 +203,6 @@ function sortedByTime(input: readonly RebalanceEvent[]): RebalanceEvent[] {
   }
   const order = Array.from(input.keys()).sort((a, b) => input[a].time - input[b].time || a - b);
   return order.map((index) => input[index]);
-}
-
-/** Index of the first marker at or after `time` (markers sorted by time); markers.length when none. */
-export function firstMarkerAtOrAfter(markers: readonly TimelineMarker[], time: number): number {
-  return lowerBound(markers.length, (i) => markers[i].time < time);
 }
 
 /** The first of ascending `times` at or after `time`, if any. */
@@ -344,6 +332,8 @@ class RebalanceTracker {
   /** Rebalances whose classification later events can still change. */
   private pending: OpenRebalance[] = [];
   private readonly scratch = new PartitionScratch();
+  /** Merged changes this tracker made (and may extend), as opposed to the events' own. */
+  private readonly mergedCopies = new WeakSet<MemberAssignmentChange>();
 
   add(event: RebalanceEvent, index: number): void {
     if (this.settling && (event.time !== this.settling.span.to || startsRebalance(event))) {
@@ -392,7 +382,7 @@ class RebalanceTracker {
         }
       }
       if (current) {
-        mergeChange(current.span.assignments, change);
+        mergeChange(current.span.assignments, change, this.mergedCopies);
         if (change.revoked.length > 0 && current.firstRevoke === null) {
           current.firstRevoke = event.time;
         }
@@ -510,15 +500,6 @@ class PartitionScratch {
   }
 }
 
-function grown(array: Int32Array<ArrayBuffer>, index: number): Int32Array<ArrayBuffer> {
-  if (index < array.length) {
-    return array;
-  }
-  const bigger = new Int32Array(Math.max(index + 1, array.length * 2));
-  bigger.set(array);
-  return bigger;
-}
-
 interface OpenRebalance {
   span: RebalanceSpan;
   /** Partition ids owned when the rebalance started, and their owners' member ids at the same positions. */
@@ -530,14 +511,25 @@ interface OpenRebalance {
   firstRevoke: number | null;
 }
 
-function mergeChange(into: MemberAssignmentChange[], change: MemberAssignmentChange): void {
-  const existing = into.find((c) => c.memberId === change.memberId);
-  if (!existing) {
-    into.push({ memberId: change.memberId, groupInstanceId: change.groupInstanceId, revoked: [...change.revoked], assigned: [...change.assigned] });
+/**
+ * Adds a member's change to a rebalance's merged changes. A member changed once in a rebalance (the
+ * usual case) shares the event's own change object; only a second change makes a merged copy, so
+ * the events are never modified and a build allocates no copy per change.
+ */
+function mergeChange(into: MemberAssignmentChange[], change: MemberAssignmentChange, copies: WeakSet<MemberAssignmentChange>): void {
+  const at = into.findIndex((c) => c.memberId === change.memberId);
+  if (at < 0) {
+    into.push(change);
     return;
   }
-  existing.revoked.push(...change.revoked);
-  existing.assigned.push(...change.assigned);
+  let merged = into[at];
+  if (!copies.has(merged)) {
+    merged = { ...merged, revoked: [...merged.revoked], assigned: [...merged.assigned] };
+    copies.add(merged);
+    into[at] = merged;
+  }
+  merged.revoked.push(...change.revoked);
+  merged.assigned.push(...change.assigned);
 }
 
 /**

@@ -4,7 +4,8 @@
  * object, field and nested partition; the columns clone as a few buffers and one short string
  * list, and decoding builds events of one shape, which the model build then reads fast.
  */
-import type { GroupState, MemberAssignmentChange, RebalanceEvent, RebalanceEventKind, TopicPartition } from '../model/types';
+import { EVENT_KINDS, EVENT_KIND_CODES } from '../model/eventKinds';
+import type { GroupState, MemberAssignmentChange, RebalanceEvent, TopicPartition } from '../model/types';
 
 export interface EventColumns {
   count: number;
@@ -35,21 +36,13 @@ export interface EventColumns {
   partNumber: Int32Array;
 }
 
-export const EVENT_KINDS: readonly RebalanceEventKind[] = [
-  'member-joined',
-  'member-left',
-  'member-expired',
-  'poll-timeout',
-  'static-rejoin',
-  'rebalance-started',
-  'sync-completed',
-  'state-changed',
-  'assignment-changed',
-  'offsets-committed',
-  'offsets-reset',
-];
-
 export const GROUP_STATES: readonly GroupState[] = ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead', 'Assigning', 'Reconciling', 'Unknown'];
+
+/**
+ * The one empty partition list decoded events share (a change often revokes or gains nothing):
+ * frozen, since nothing may add to an event's lists.
+ */
+const NO_PARTITIONS = Object.freeze([]) as unknown as TopicPartition[];
 
 const ABSENT = -1;
 const NULL_STRING = -2;
@@ -57,7 +50,6 @@ const HAS_ASSIGNMENTS = 1;
 const HAS_INFERRED = 2;
 const INFERRED = 4;
 
-const KIND_INDEX = new Map(EVENT_KINDS.map((kind, index) => [kind, index]));
 const STATE_INDEX = new Map(GROUP_STATES.map((state, index) => [state, index]));
 
 class StringTable {
@@ -123,7 +115,7 @@ export function encodeEvents(events: readonly RebalanceEvent[]): EventColumns {
     }
   };
   events.forEach((event, i) => {
-    const kind = KIND_INDEX.get(event.kind);
+    const kind = EVENT_KIND_CODES.get(event.kind);
     if (kind === undefined) {
       throw new Error(`event ${i} has an unknown kind: ${String(event.kind)}`);
     }
@@ -182,6 +174,9 @@ export function decodeEvents(columns: EventColumns): RebalanceEvent[] {
   // One object per distinct partition: histories name the same few partitions thousands of times.
   const interned = new Map<number, TopicPartition>();
   const partitions = (from: number, to: number): TopicPartition[] => {
+    if (from === to) {
+      return NO_PARTITIONS;
+    }
     const result: TopicPartition[] = [];
     for (let p = from; p < to; p++) {
       const key = columns.partTopic[p] * 0x100000000 + columns.partNumber[p];

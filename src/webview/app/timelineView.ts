@@ -6,7 +6,7 @@
  * the element count stays bounded however many events there are.
  */
 import type { GroupState, RebalanceEventKind } from '../../model/types';
-import { firstMarkerAtOrAfter, type RebalanceSpan, type TimelineModel } from '../../timeline/timelineModel';
+import type { RebalanceSpan, TimelineModel } from '../../timeline/timelineModel';
 import type { TimeBase } from '../protocol';
 import { KIND_LABELS } from './describe';
 import { h, s, svgTitle } from './dom';
@@ -474,19 +474,22 @@ export class TimelineView {
     const pad = ((this.view.end - this.view.start) * 8) / this.plotWidth;
     const buckets = new Map<number, { marker: number; count: number; rank: number }>();
     const order: number[] = [];
-    for (let i = firstMarkerAtOrAfter(model.markers, this.view.start - pad); i < model.markers.length; i++) {
-      const marker = model.markers[i];
-      if (marker.time > this.view.end + pad) {
+    const markers = model.markers;
+    for (let i = markers.firstAtOrAfter(this.view.start - pad); i < markers.length; i++) {
+      const time = markers.time(i);
+      if (time > this.view.end + pad) {
         break;
       }
-      if (!laneVisible(marker.lane)) {
+      const lane = markers.lane(i);
+      if (!laneVisible(lane)) {
         continue;
       }
       // Lane (from -1) and pixel bin in one number: cheaper than a string key for thousands of markers.
-      const key = (marker.lane + 1) * 1e6 + Math.floor(this.x(marker.time) / BUCKET_PIXELS);
+      const key = (lane + 1) * 1e6 + Math.floor(this.x(time) / BUCKET_PIXELS);
       const bucket = buckets.get(key);
       // The selected or focused event wins its bucket so it stays visible; then the most telling kind.
-      const rank = marker.event === this.selected || marker.event === this.focused ? 100 : KIND_RANK[marker.kind];
+      const event = markers.event(i);
+      const rank = event === this.selected || event === this.focused ? 100 : KIND_RANK[markers.kind(i)];
       if (bucket) {
         bucket.count++;
         if (rank > bucket.rank) {
@@ -504,7 +507,7 @@ export class TimelineView {
         continue;
       }
       const { marker: index, count } = bucket;
-      const marker = model.markers[index];
+      const marker = model.markers.at(index);
       const event = model.events[marker.event];
       const classes = ['marker', `k-${marker.kind}`];
       if (marker.kind === 'state-changed' && event.stateAfter) {
@@ -752,8 +755,8 @@ export class TimelineView {
     }
     if (this.focused === null) {
       // Start from the first event in view rather than from the very beginning.
-      const first = firstMarkerAtOrAfter(model.markers, this.view.start);
-      this.focusEvent(first < model.markers.length ? model.markers[first].event : model.events.length - 1);
+      const first = model.markers.firstAtOrAfter(this.view.start);
+      this.focusEvent(first < model.markers.length ? model.markers.event(first) : model.events.length - 1);
       return;
     }
     this.focusEvent(Math.min(model.events.length - 1, Math.max(0, this.focused + step)));
@@ -767,15 +770,16 @@ export class TimelineView {
       return;
     }
     const time = model.events[this.focused].time;
-    const currentLane = model.markers.find((m) => m.event === this.focused)?.lane ?? -1;
+    const markers = model.markers;
+    const currentLane = markers.laneOfEvent(this.focused);
     const laneCount = model.lanes.length;
     for (let lane = currentLane + step; lane >= -1 && lane < laneCount; lane += step) {
       let best: number | null = null;
       let bestDistance = Infinity;
-      for (const marker of model.markers) {
-        if (marker.lane === lane && Math.abs(marker.time - time) < bestDistance) {
-          best = marker.event;
-          bestDistance = Math.abs(marker.time - time);
+      for (let i = 0; i < markers.length; i++) {
+        if (markers.lane(i) === lane && Math.abs(markers.time(i) - time) < bestDistance) {
+          best = markers.event(i);
+          bestDistance = Math.abs(markers.time(i) - time);
         }
       }
       if (best !== null) {
@@ -795,7 +799,7 @@ export class TimelineView {
     }
     this.focused = index;
     this.view = revealTime(this.view, model.events[index].time);
-    const lane = model.markers.find((m) => m.event === index)?.lane ?? -1;
+    const lane = model.markers.laneOfEvent(index);
     if (lane >= 0) {
       this.scrollLaneIntoView(lane);
     }

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import type { RebalanceEvent, TopicPartition } from '../../../src/model/types';
 import { runScenario } from '../../../src/simulator/scenario';
 import { DEMO_SCENARIO } from '../../../src/simulator/scenarios/demo';
-import { buildTimeline, firstMarkerAtOrAfter, TimelineBuilder, timelineBuilder } from '../../../src/timeline/timelineModel';
+import { buildTimeline, TimelineBuilder, timelineBuilder } from '../../../src/timeline/timelineModel';
 import { manyEvents } from '../../webview/sampleEvents';
 
 const tp = (partition: number): TopicPartition => ({ topic: 't', partition });
@@ -57,11 +57,11 @@ describe('timeline/timelineModel', () => {
       ],
     );
     assert.deepEqual(
-      model.markers.filter((m) => m.lane === -1).map((m) => m.kind),
+      model.markers.toArray().filter((m) => m.lane === -1).map((m) => m.kind),
       ['rebalance-started', 'state-changed', 'assignment-changed', 'state-changed', 'rebalance-started', 'state-changed', 'assignment-changed', 'state-changed'],
     );
     assert.deepEqual(
-      model.markers.filter((m) => m.kind === 'assignment-changed').map((m) => [m.time, m.lane]),
+      model.markers.toArray().filter((m) => m.kind === 'assignment-changed').map((m) => [m.time, m.lane]),
       [
         [3010, -1],
         [3010, 0],
@@ -106,7 +106,7 @@ describe('timeline/timelineModel', () => {
     assert.deepEqual(second.stoppedPartitions, [tp(0), tp(1)]);
     assert.deepEqual([second.stoppedFrom, second.stoppedTo], [10000, 12020]);
     assert.deepEqual(second.assignments, [
-      { memberId: 'a-1', groupInstanceId: undefined, revoked: [tp(0), tp(1)], assigned: [tp(0)] },
+      { memberId: 'a-1', revoked: [tp(0), tp(1)], assigned: [tp(0)] },
       { memberId: 's-1', groupInstanceId: 's', revoked: [], assigned: [tp(1)] },
     ]);
   });
@@ -128,9 +128,9 @@ describe('timeline/timelineModel', () => {
       { ...base, time: 50, kind: 'member-left', generation: 0, memberId: 'y' },
     ]);
     assert.deepEqual(model.events.map((e) => `${e.time}:${e.memberId}:${e.kind}`), ['10:y:member-joined', '50:x:member-joined', '50:y:member-left']);
-    assert.equal(firstMarkerAtOrAfter(model.markers, 0), 0);
-    assert.equal(firstMarkerAtOrAfter(model.markers, 11), 1);
-    assert.equal(firstMarkerAtOrAfter(model.markers, 51), 3);
+    assert.equal(model.markers.firstAtOrAfter(0), 0);
+    assert.equal(model.markers.firstAtOrAfter(11), 1);
+    assert.equal(model.markers.firstAtOrAfter(51), 3);
     assert.deepEqual(buildTimeline('g', []).lanes, []);
   });
 
