@@ -6,6 +6,7 @@
  */
 import { EVENT_KINDS, EVENT_KIND_CODES } from '../model/eventKinds';
 import type { RebalanceEventKind } from '../model/types';
+import { lowerBound } from './lowerBound';
 import { grown } from './typedArrays';
 
 export interface TimelineMarker {
@@ -57,17 +58,7 @@ export class MarkerColumns {
 
   /** Index of the first marker at or after `time`; length when none. */
   firstAtOrAfter(time: number): number {
-    let low = 0;
-    let high = this.times.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (this.times[mid] < time) {
-        low = mid + 1;
-      } else {
-        high = mid;
-      }
-    }
-    return low;
+    return lowerBound(this.times.length, (i) => this.times[i] < time);
   }
 
   /** The lane of the first marker of `event` (its own lane: the group lane or its member's), -1 when none. */

@@ -5,6 +5,7 @@
  * renders it.
  */
 import { MarkerColumns, MarkerColumnsBuilder } from './markerColumns';
+import { lowerBound } from './lowerBound';
 import { grown } from './typedArrays';
 import type { GroupState, MemberAssignmentChange, RebalanceEvent, RebalanceEventKind, TopicPartition } from '../model/types';
 
@@ -209,21 +210,6 @@ function sortedByTime(input: readonly RebalanceEvent[]): RebalanceEvent[] {
 function firstAtOrAfter(times: readonly number[], time: number): number | undefined {
   const index = lowerBound(times.length, (i) => times[i] < time);
   return index < times.length ? times[index] : undefined;
-}
-
-/** Binary search: the first index in [0, length) for which `before` is false. */
-function lowerBound(length: number, before: (index: number) => boolean): number {
-  let low = 0;
-  let high = length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (before(mid)) {
-      low = mid + 1;
-    } else {
-      high = mid;
-    }
-  }
-  return low;
 }
 
 class LaneBuilder {
