@@ -16,7 +16,7 @@ describe('timeline/markerColumns', () => {
     const late = builder.columns();
     assert.equal(early.length, 300);
     assert.equal(late.length, 1000);
-    assert.deepEqual(early.at(299), { event: 299, lane: 2, time: 2990, kind: 'member-joined' });
+    assert.deepEqual(early.at(299), { event: 299, lane: 2, time: 2990, kind: 'state-changed' });
     assert.deepEqual(late.at(999), { event: 999, lane: 0, time: 9990, kind: 'member-left' });
     assert.deepEqual(late.at(4), early.at(4));
     assert.equal(late.toArray().length, 1000);
