@@ -1,14 +1,16 @@
 /**
  * Real non-kafkajs clients against the simulator's Kafka server (not the broker run-tests.js starts):
  * kcat (librdkafka) balanced consumers, cooperative-sticky and static, and a Java kafka-clients 4.x
- * classic consumer. Every client's own view of its assignment must equal the engine's.
+ * classic consumer. Every client's own view of its assignment must equal the engine's. And a Java
+ * transactional producer with read_committed and read_uncommitted consumers.
  */
 import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
 import { SimKafkaServer } from '../../src/simulator/server/kafkaServer';
 import { describeSimGroup } from '../../src/simulator/groupView';
 import { Simulation } from '../../src/simulator/simulation';
 import { KcatMember, requireKcat } from './kcatMember';
-import { JavaMember, brokerEnv, waitFor } from './support';
+import { JavaMember, brokerEnv, javaTestClasspath, waitFor } from './support';
 
 const TOPIC = 'orders';
 const PARTITIONS = 4;
@@ -180,4 +182,47 @@ describe('simulator Kafka server with kcat and Java clients', function () {
     assert.deepEqual(engine.members.map((m) => m.groupInstanceId).sort((a, b) => String(a).localeCompare(String(b))), ['java-static', null]);
     await waitUntil('the Java members\' commits of every record', () => engineGroup(sim, group).committed.every((c) => c === RECORDS), state);
   });
+  it('Java kafka-clients 4.x transactions: commit with offsets, abort, an open transaction, read_committed, fencing', async () => {
+    sim.cluster.createTopic('payments', 1);
+    const lines = await runJava('TxnRoundTrip', [bootstrap, 'payments', TOPIC, 'java-eos', 'java-txn']);
+    const value = (key: string): string => {
+      const line = lines.find((l) => l.startsWith(`${key} `));
+      assert.ok(line, `no ${key} line in:\n${lines.join('\n')}\nserver log: ${serverLog.join('\n')}`);
+      return line.slice(key.length + 1);
+    };
+    assert.ok(['COMMITTED', 'ABORTED', 'OPEN', 'DONE'].every((step) => lines.includes(step)), lines.join('\n'));
+    // Offsets 0-2 committed, marker 3; 4-5 aborted, marker 6; 7 open. Values are the server's generated `topic/partition@offset`.
+    assert.equal(value('READ_COMMITTED'), '3 7 payments/0@0,payments/0@1,payments/0@2', 'read_committed stops at the LSO (the open transaction) and skips the aborted records');
+    assert.equal(value('READ_UNCOMMITTED'), '6 8 payments/0@0,payments/0@1,payments/0@2,payments/0@4,payments/0@5,payments/0@7', 'read_uncommitted reads to the HW, markers skipped');
+    assert.match(value('FENCED'), /ProducerFenced|InvalidProducerEpoch/);
+    // The second producer's InitProducerId aborted the open transaction: marker 8, LSO = HW = 9.
+    assert.equal(value('READ_COMMITTED_AFTER'), '3 9 payments/0@0,payments/0@1,payments/0@2');
+    const log = sim.cluster.partition('payments', 0);
+    assert.deepEqual([log?.lastStableOffset, log?.highWatermark], [9, 9]);
+    // The offsets sent in the committed transaction are the group's committed offsets.
+    const offsets = describeSimGroup(sim, 'java-eos').offsets.find((o) => o.topic === TOPIC && o.partition === 0);
+    assert.equal(offsets?.committedOffset, 4);
+  });
 });
+
+/** Runs a class from test/kafka/java to its end and returns its output lines. */
+function runJava(className: string, args: string[]): Promise<string[]> {
+  const child = spawn('java', ['-Xmx128m', '-XX:TieredStopAtLevel=1', '-cp', javaTestClasspath(brokerEnv().lib, className), className, ...args]);
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${className} did not finish within 90 s:\n${output}`));
+    }, 90000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) {
+        resolve(output.split('\n').map((l) => l.trim()));
+      } else {
+        reject(new Error(`${className} exited with ${code}:\n${output}`));
+      }
+    });
+  });
+}
