@@ -82,10 +82,13 @@ export class MarkerColumnsBuilder {
       throw new Error(`timeline: event ${event} has an unknown kind ${String(kind)}`);
     }
     const at = this.count++;
-    this.events = grown(this.events, at);
-    this.lanes = grown(this.lanes, at);
-    this.times = grown(this.times, at);
-    this.kinds = grown(this.kinds, at);
+    if (at === this.times.length) {
+      // Doubling: rare, so a push is otherwise a few stores (it runs once per marker, often before the code is optimised).
+      this.events = grown(this.events, at);
+      this.lanes = grown(this.lanes, at);
+      this.times = grown(this.times, at);
+      this.kinds = grown(this.kinds, at);
+    }
     this.events[at] = event;
     this.lanes[at] = lane;
     this.times[at] = time;
