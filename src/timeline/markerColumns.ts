@@ -18,13 +18,17 @@ export interface TimelineMarker {
   kind: RebalanceEventKind;
 }
 
-/** Read-only markers, sorted by time. */
+/**
+ * Markers sorted by time. The columns are public for loops over thousands of markers (a call per
+ * field read costs, most of all before the code is optimised); nothing may write to them.
+ */
 export class MarkerColumns {
   constructor(
-    private readonly events: Int32Array,
-    private readonly lanes: Int32Array,
-    private readonly times: Float64Array,
-    private readonly kinds: Uint8Array,
+    readonly events: Int32Array,
+    readonly lanes: Int32Array,
+    readonly times: Float64Array,
+    /** Codes into EVENT_KINDS. */
+    readonly kinds: Uint8Array,
   ) {}
 
   get length(): number {

@@ -5,6 +5,7 @@
  * and markers that would overlap on screen are merged into one per few pixels of each lane, so
  * the element count stays bounded however many events there are.
  */
+import { EVENT_KINDS } from '../../model/eventKinds';
 import type { GroupState, RebalanceEventKind } from '../../model/types';
 import type { RebalanceSpan, TimelineModel } from '../../timeline/timelineModel';
 import type { TimeBase } from '../protocol';
@@ -56,6 +57,9 @@ const KIND_RANK: Record<RebalanceEventKind, number> = {
   'state-changed': 2,
   'offsets-committed': 1,
 };
+
+/** KIND_RANK by the kind's code in marker columns. */
+const KIND_RANK_BY_CODE = EVENT_KINDS.map((kind) => KIND_RANK[kind]);
 
 const GLYPHS = Object.fromEntries(Object.entries(MARKER_PATHS).map(([kind, path]) => [kind, parseGlyph(path)])) as Record<RebalanceEventKind, Glyph>;
 
@@ -474,22 +478,26 @@ export class TimelineView {
     const pad = ((this.view.end - this.view.start) * 8) / this.plotWidth;
     const buckets = new Map<number, { marker: number; count: number; rank: number }>();
     const order: number[] = [];
-    const markers = model.markers;
-    for (let i = markers.firstAtOrAfter(this.view.start - pad); i < markers.length; i++) {
-      const time = markers.time(i);
-      if (time > this.view.end + pad) {
+    const { times, lanes, events, kinds } = model.markers;
+    const end = this.view.end + pad;
+    // x(time) inlined: this loop runs over every marker in view, often before it is optimised.
+    const x0 = this.view.start;
+    const scale = this.plotWidth / (this.view.end - this.view.start);
+    for (let i = model.markers.firstAtOrAfter(this.view.start - pad); i < times.length; i++) {
+      const time = times[i];
+      if (time > end) {
         break;
       }
-      const lane = markers.lane(i);
+      const lane = lanes[i];
       if (!laneVisible(lane)) {
         continue;
       }
       // Lane (from -1) and pixel bin in one number: cheaper than a string key for thousands of markers.
-      const key = (lane + 1) * 1e6 + Math.floor(this.x(time) / BUCKET_PIXELS);
+      const key = (lane + 1) * 1e6 + Math.floor((LABEL_WIDTH + (time - x0) * scale) / BUCKET_PIXELS);
       const bucket = buckets.get(key);
       // The selected or focused event wins its bucket so it stays visible; then the most telling kind.
-      const event = markers.event(i);
-      const rank = event === this.selected || event === this.focused ? 100 : KIND_RANK[markers.kind(i)];
+      const event = events[i];
+      const rank = event === this.selected || event === this.focused ? 100 : KIND_RANK_BY_CODE[kinds[i]];
       if (bucket) {
         bucket.count++;
         if (rank > bucket.rank) {
