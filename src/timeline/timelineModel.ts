@@ -110,15 +110,17 @@ export class TimelineBuilder {
    * (history was reordered): the caller builds a new model from all events then.
    */
   append(input: readonly RebalanceEvent[]): boolean {
+    // Indexed loops here and below: they run per event and per partition, often before the code
+    // is optimised, where for-of's iterator calls cost several times the work.
     let last = this.events.length > 0 ? this.events[this.events.length - 1].time : -Infinity;
-    for (const event of input) {
-      if (event.time < last) {
+    for (let i = 0; i < input.length; i++) {
+      if (input[i].time < last) {
         return false;
       }
-      last = event.time;
+      last = input[i].time;
     }
-    for (const event of input) {
-      this.add(event);
+    for (let i = 0; i < input.length; i++) {
+      this.add(input[i]);
     }
     return true;
   }
@@ -156,7 +158,9 @@ export class TimelineBuilder {
     const lane = this.lanes.place(event);
     this.markers.push(index, lane, event.time, event.kind);
     // An assignment also shows on the lane of each member it changed.
-    for (const change of event.assignments ?? NO_CHANGES) {
+    const changes = event.assignments ?? NO_CHANGES;
+    for (let c = 0; c < changes.length; c++) {
+      const change = changes[c];
       const memberLane = this.lanes.laneFor(change.memberId, change.groupInstanceId ?? null, null);
       if (memberLane !== lane) {
         this.markers.push(index, memberLane, event.time, event.kind);
@@ -322,7 +326,8 @@ class RebalanceTracker {
   private readonly mergedCopies = new WeakSet<MemberAssignmentChange>();
 
   add(event: RebalanceEvent, index: number): void {
-    if (this.settling && (event.time !== this.settling.span.to || startsRebalance(event))) {
+    const starts = startsRebalance(event);
+    if (this.settling && (event.time !== this.settling.span.to || starts)) {
       this.settling = null;
     }
     if (LEAVING_KINDS.has(event.kind) && event.memberId !== undefined) {
@@ -333,7 +338,7 @@ class RebalanceTracker {
       this.departedNow.push(event.memberId);
       this.open?.departed.push(event.memberId);
     }
-    if (this.open === null && startsRebalance(event)) {
+    if (this.open === null && starts) {
       const span: RebalanceSpan = {
         from: event.time,
         to: event.time,
@@ -356,17 +361,10 @@ class RebalanceTracker {
       this.pending.push(this.open);
     }
     const current = this.open ?? this.settling;
-    for (const change of event.assignments ?? NO_CHANGES) {
-      this.applyOwnership(change);
-      for (const tp of change.assigned) {
-        const id = this.partitionIds.of(tp);
-        const times = this.assignedAt[id];
-        if (times) {
-          times.push(event.time);
-        } else {
-          this.assignedAt[id] = [event.time];
-        }
-      }
+    const changes = event.assignments ?? NO_CHANGES;
+    for (let c = 0; c < changes.length; c++) {
+      const change = changes[c];
+      this.applyOwnership(change, event.time);
       if (current) {
         mergeChange(current.span.assignments, change, this.mergedCopies);
         if (change.revoked.length > 0 && current.firstRevoke === null) {
@@ -395,18 +393,26 @@ class RebalanceTracker {
     return this.all.slice();
   }
 
-  private applyOwnership(change: MemberAssignmentChange): void {
-    for (const tp of change.revoked) {
-      const id = this.partitionIds.of(tp);
-      if (this.owners[id] === change.memberId) {
+  /** Moves ownership for `change`, and notes when each assigned partition was handed out. */
+  private applyOwnership(change: MemberAssignmentChange, time: number): void {
+    const { revoked, assigned, memberId } = change;
+    for (let p = 0; p < revoked.length; p++) {
+      const id = this.partitionIds.of(revoked[p]);
+      if (this.owners[id] === memberId) {
         this.owners[id] = undefined;
         this.owned.delete(id);
       }
     }
-    for (const tp of change.assigned) {
-      const id = this.partitionIds.of(tp);
-      this.owners[id] = change.memberId;
+    for (let p = 0; p < assigned.length; p++) {
+      const id = this.partitionIds.of(assigned[p]);
+      this.owners[id] = memberId;
       this.owned.add(id);
+      const times = this.assignedAt[id];
+      if (times) {
+        times.push(time);
+      } else {
+        this.assignedAt[id] = [time];
+      }
     }
   }
 }
@@ -530,13 +536,14 @@ function classify({ span, ownedBefore, ownersBefore, departed, firstRevoke }: Op
   /** Revoked partition ids, each once, in order of first revocation. */
   const revoked: number[] = [];
   let handedBack = false;
-  for (const change of span.assignments) {
+  for (let c = 0; c < span.assignments.length; c++) {
+    const change = span.assignments[c];
     scratch.clearAssigned();
-    for (const tp of change.assigned) {
-      scratch.markAssigned(ids.of(tp));
+    for (let p = 0; p < change.assigned.length; p++) {
+      scratch.markAssigned(ids.of(change.assigned[p]));
     }
-    for (const tp of change.revoked) {
-      const id = ids.of(tp);
+    for (let p = 0; p < change.revoked.length; p++) {
+      const id = ids.of(change.revoked[p]);
       if (!scratch.isRevoked(id, revokedStamp)) {
         scratch.markRevoked(id, revokedStamp);
         revoked.push(id);

@@ -13,15 +13,19 @@ export interface PixelRun<T> {
 }
 
 export function pixelRuns<T>(
-  items: Iterable<T>,
+  items: readonly T[],
   extent: (item: T) => readonly [number, number],
   minWidth: number,
   prefer: (current: T, candidate: T) => T,
 ): PixelRun<T>[] {
   const runs: PixelRun<T>[] = [];
   let open: PixelRun<T> | null = null;
-  for (const item of items) {
-    const [x1, x2] = extent(item);
+  // Indexed: renders run this over thousands of spans, often before it is optimised.
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    const span = extent(item);
+    const x1 = span[0];
+    const x2 = span[1];
     if (x2 - x1 >= minWidth) {
       runs.push({ x1, x2, item, count: 1 });
       open = null;
