@@ -448,6 +448,11 @@ class PartitionIds {
   partition(id: number): TopicPartition {
     return this.partitions[id];
   }
+
+  /** How many partitions have ids (they are 0 … count − 1). */
+  get count(): number {
+    return this.partitions.length;
+  }
 }
 
 /**
@@ -455,40 +460,22 @@ class PartitionIds {
  * current stamp, so clearing is one increment.
  */
 class PartitionScratch {
-  private revokedStamp: Int32Array<ArrayBuffer> = new Int32Array(64);
-  private assignedStamp: Int32Array<ArrayBuffer> = new Int32Array(64);
+  /** Slot per partition id: in the revoked (assigned) set when it holds the current stamp. */
+  revoked: Int32Array<ArrayBuffer> = new Int32Array(64);
+  assigned: Int32Array<ArrayBuffer> = new Int32Array(64);
   private stamp = 0;
 
-  /** Starts new, empty revoked and assigned sets. */
-  clearAll(): void {
-    this.stamp++;
+  /** Makes room for partition ids below `count`; classify then reads and writes the slots directly. */
+  reserve(count: number): void {
+    if (count > this.revoked.length) {
+      this.revoked = grown(this.revoked, count - 1);
+      this.assigned = grown(this.assigned, count - 1);
+    }
   }
 
-  /** Starts a new, empty assigned set (the revoked one is kept). */
-  clearAssigned(): number {
+  /** A stamp no slot holds yet: a new, empty set. */
+  next(): number {
     return ++this.stamp;
-  }
-
-  markRevoked(id: number, stamp: number): void {
-    this.revokedStamp = grown(this.revokedStamp, id);
-    this.revokedStamp[id] = stamp;
-  }
-
-  isRevoked(id: number, stamp: number): boolean {
-    return id < this.revokedStamp.length && this.revokedStamp[id] === stamp;
-  }
-
-  markAssigned(id: number): void {
-    this.assignedStamp = grown(this.assignedStamp, id);
-    this.assignedStamp[id] = this.stamp;
-  }
-
-  isAssigned(id: number): boolean {
-    return id < this.assignedStamp.length && this.assignedStamp[id] === this.stamp;
-  }
-
-  get current(): number {
-    return this.stamp;
   }
 }
 
@@ -531,24 +518,26 @@ function mergeChange(into: MemberAssignmentChange[], change: MemberAssignmentCha
  * a member that left, or a partition was revoked and handed back to the same member, it is eager.
  */
 function classify({ span, ownedBefore, ownersBefore, departed, firstRevoke }: OpenRebalance, assignedAt: readonly (number[] | undefined)[], ids: PartitionIds, scratch: PartitionScratch): void {
-  scratch.clearAll();
-  const revokedStamp = scratch.current;
+  scratch.reserve(ids.count);
+  const revokedSet = scratch.revoked;
+  const assignedSet = scratch.assigned;
+  const revokedStamp = scratch.next();
   /** Revoked partition ids, each once, in order of first revocation. */
   const revoked: number[] = [];
   let handedBack = false;
   for (let c = 0; c < span.assignments.length; c++) {
     const change = span.assignments[c];
-    scratch.clearAssigned();
+    const assignedStamp = scratch.next();
     for (let p = 0; p < change.assigned.length; p++) {
-      scratch.markAssigned(ids.of(change.assigned[p]));
+      assignedSet[ids.of(change.assigned[p])] = assignedStamp;
     }
     for (let p = 0; p < change.revoked.length; p++) {
       const id = ids.of(change.revoked[p]);
-      if (!scratch.isRevoked(id, revokedStamp)) {
-        scratch.markRevoked(id, revokedStamp);
+      if (revokedSet[id] !== revokedStamp) {
+        revokedSet[id] = revokedStamp;
         revoked.push(id);
       }
-      handedBack ||= scratch.isAssigned(id);
+      handedBack ||= assignedSet[id] === assignedStamp;
     }
   }
   if (revoked.length === 0) {
@@ -557,7 +546,7 @@ function classify({ span, ownedBefore, ownersBefore, departed, firstRevoke }: Op
   }
   let allStopped = ownedBefore.length > 0;
   for (let i = 0; i < ownedBefore.length && allStopped; i++) {
-    allStopped = scratch.isRevoked(ownedBefore[i], revokedStamp) || departed.includes(ownersBefore[i]);
+    allStopped = revokedSet[ownedBefore[i]] === revokedStamp || departed.includes(ownersBefore[i]);
   }
   span.mode = handedBack || allStopped ? 'eager' : 'cooperative';
   if (span.mode === 'eager') {
@@ -572,7 +561,8 @@ function classify({ span, ownedBefore, ownersBefore, departed, firstRevoke }: Op
   const stoppedFrom = firstRevoke ?? span.from;
   span.stoppedFrom = stoppedFrom;
   let resumed: number | null = stoppedFrom;
-  for (const id of revoked) {
+  for (let r = 0; r < revoked.length; r++) {
+    const id = revoked[r];
     const next = firstAtOrAfter(assignedAt[id] ?? [], stoppedFrom);
     resumed = next === undefined || resumed === null ? null : Math.max(resumed, next);
   }
