@@ -204,8 +204,9 @@ async function main(): Promise<void> {
   }
   const cold = await coldFirstRenders({ type: 'snapshot', sourceId: 'simulator', groupId: 'bench-group', clusterLabel: 'bench', timeBase: 'virtual', origin: 'bench', events: columns });
   console.log(line('cold first render (new page)', cold));
-  const coldTotal = median(encodeTimes) + median(cold.map((t) => t.framed));
-  console.log(`cold first render incl. host encode median ${coldTotal.toFixed(1)} ms: the panel's first open, before the page's code is optimised (target ${coldTotal < 100 ? 'met' : 'NOT met'})`);
+  // The host's first encode in this process ran cold too, as it does when the first panel opens.
+  const coldTotal = encodeTimes[0] + median(cold.map((t) => t.framed));
+  console.log(`cold first render incl. the host's first encode (${encodeTimes[0].toFixed(1)} ms) median ${coldTotal.toFixed(1)} ms: the panel's first open, before the code is optimised (target ${coldTotal < 100 ? 'met' : 'NOT met'})`);
 }
 
 main().catch((error: unknown) => {

@@ -14,7 +14,7 @@ import { h, s, svgTitle } from './dom';
 import { MARKER_PATHS } from './markers';
 import { parseGlyph, PathBatch, placeGlyph, rectPath, type Glyph } from './pathBatch';
 import { pixelRuns } from './pixelRuns';
-import { fitWindow, formatDuration, formatTime, panWindow, revealTime, tickStep, ticks, zoomWindow, type ViewWindow } from './viewWindow';
+import { fitWindow, formatDuration, formatTime, overlapping, panWindow, revealTime, tickStep, ticks, zoomWindow, type ViewWindow } from './viewWindow';
 
 const LABEL_WIDTH = 210;
 const GENERATION_STRIP = 18;
@@ -272,7 +272,7 @@ export class TimelineView {
     const parts: SVGElement[] = [s('rect', { class: 'axis-bg', x: 0, y: 0, width, height: AXIS_HEIGHT })];
 
     const generations = s('g', { class: 'generations', 'clip-path': 'url(#axis-clip)' });
-    const visible = model.generations.filter((g) => g.to >= this.view.start && g.from <= this.view.end);
+    const visible = overlapping(model.generations, this.view.start, this.view.end);
     const runs = pixelRuns(visible, (g) => [this.cx(g.from), this.cx(g.to)], MIN_SPAN_PIXELS * 2, (a) => a);
     runs.forEach((run, i) => {
       const dense = run.count > 1;
@@ -362,7 +362,7 @@ export class TimelineView {
   }
 
   private phaseBands(model: TimelineModel, height: number, batch: PathBatch): void {
-    const visible = model.phases.filter((p) => p.to >= this.view.start && p.from <= this.view.end);
+    const visible = overlapping(model.phases, this.view.start, this.view.end);
     const runs = pixelRuns(visible, (p) => [this.cx(p.from), this.cx(p.to)], MIN_SPAN_PIXELS, (a, b) => (PHASE_RANK[b.state] > PHASE_RANK[a.state] ? b : a));
     for (const run of runs) {
       if (run.item.state === 'Empty') {
@@ -441,7 +441,7 @@ export class TimelineView {
   }
 
   private rebalanceBars(model: TimelineModel, batch: PathBatch, texts: SVGElement[]): void {
-    const visible = model.rebalances.filter((r) => r.to >= this.view.start && r.from <= this.view.end);
+    const visible = overlapping(model.rebalances, this.view.start, this.view.end);
     const y = GROUP_LANE_HEIGHT - 13;
     for (const run of pixelRuns(visible, (r) => [this.cx(r.from), this.cx(r.to)], MIN_SPAN_PIXELS * 2, (a) => a)) {
       const rebalance = run.item;
@@ -856,9 +856,20 @@ function phaseClass(state: GroupState): string {
   return state.replace(/[^A-Za-z]/g, '');
 }
 
+/** Member id → lane, built once per model (a static member's lane holds every member id it had). */
+const laneIndexes = new WeakMap<TimelineModel, Map<string, number>>();
+
 function memberLaneIndex(model: TimelineModel): Map<string, number> {
-  const index = new Map<string, number>();
-  model.lanes.forEach((lane, i) => lane.memberIds.forEach((id) => index.set(id, i)));
+  let index = laneIndexes.get(model);
+  if (index === undefined) {
+    index = new Map<string, number>();
+    for (let lane = 0; lane < model.lanes.length; lane++) {
+      for (const id of model.lanes[lane].memberIds) {
+        index.set(id, lane);
+      }
+    }
+    laneIndexes.set(model, index);
+  }
   return index;
 }
 

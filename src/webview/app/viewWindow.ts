@@ -2,6 +2,7 @@
  * The visible time window of the timeline and the arithmetic of zooming, panning and axis ticks.
  * Pure (no DOM), so it is unit-tested in Node.
  */
+import { lowerBound } from '../../timeline/lowerBound';
 
 export interface ViewWindow {
   start: number;
@@ -114,4 +115,15 @@ export function formatTime(time: number, base: 'virtual' | 'epoch', step = 1, wi
 
 function clamp(value: number, low: number, high: number): number {
   return Math.min(high, Math.max(low, value));
+}
+
+/**
+ * The spans overlapping [start, end], found by binary search: `spans` are sorted by `from` and
+ * their `to` never decreases (phases, generations and rebalances follow one another). A filter
+ * would call a predicate per span on every render.
+ */
+export function overlapping<T extends { from: number; to: number }>(spans: readonly T[], start: number, end: number): T[] {
+  const first = lowerBound(spans.length, (i) => spans[i].to < start);
+  const after = lowerBound(spans.length, (i) => spans[i].from <= end);
+  return spans.slice(first, Math.max(first, after));
 }

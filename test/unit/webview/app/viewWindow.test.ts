@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { fitWindow, formatDuration, formatTime, panWindow, revealTime, tickStep, ticks, zoomWindow } from '../../../../src/webview/app/viewWindow';
+import { fitWindow, formatDuration, formatTime, overlapping, panWindow, revealTime, tickStep, ticks, zoomWindow } from '../../../../src/webview/app/viewWindow';
 
 describe('webview/app/viewWindow', () => {
   it('fits a range with a margin, and a single instant with a second either side', () => {
@@ -41,5 +41,25 @@ describe('webview/app/viewWindow', () => {
     assert.equal(formatTime(3_723_004, 'virtual', 1, true), 't+1:02:03.004');
     assert.equal(formatTime(Date.UTC(2026, 0, 2, 3, 4, 5, 6), 'epoch', 1), '03:04:05.006');
     assert.equal(formatTime(Date.UTC(2026, 0, 2, 3, 4, 5, 6), 'epoch', 1000, true), '2026-01-02 03:04:05 UTC');
+  });
+});
+
+describe('webview/app/viewWindow overlapping', () => {
+  const spans = [
+    { from: 0, to: 10 },
+    { from: 10, to: 25 },
+    { from: 25, to: 25 },
+    { from: 25, to: 40 },
+    { from: 50, to: 60 },
+  ];
+  const byFilter = (start: number, end: number) => spans.filter((s) => s.to >= start && s.from <= end);
+
+  it('finds the same spans as a filter on overlap, for every window over and around them', () => {
+    for (let start = -5; start <= 65; start += 2.5) {
+      for (let end = start; end <= 70; end += 2.5) {
+        assert.deepEqual(overlapping(spans, start, end), byFilter(start, end), `[${start}, ${end}]`);
+      }
+    }
+    assert.deepEqual(overlapping([], 0, 10), []);
   });
 });
