@@ -7,6 +7,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Locator, Page } from 'playwright-core';
 
+/** How long the driver looks at an open context menu before choosing from it. */
+const MENU_SETTLE_MS = 250;
+
 /** One rendered row of a tree, read from the DOM. */
 export interface TreeRow {
   index: number;
@@ -153,6 +156,10 @@ export class WorkbenchDriver {
     await this.rowLocator(row).click({ button: 'right' });
     const menu = this.page.locator('.context-view .monaco-menu');
     await menu.waitFor({ timeout: 15_000 });
+    // A person reads the menu before choosing. A click landing within moments of the menu opening
+    // was dropped by the workbench about once a run (the entry started nothing; a 30 s wait and a
+    // retry followed); a pause as short as a reader's removes that.
+    await this.page.waitForTimeout(MENU_SETTLE_MS);
     const enabled = menu.locator('.action-item:not(.disabled) .action-label');
     const item = enabled.filter({ hasText: entry });
     if ((await item.count()) === 0) {
