@@ -252,9 +252,20 @@ export class TimelineView {
     return LABEL_WIDTH + ((time - this.view.start) / (this.view.end - this.view.start)) * this.plotWidth;
   }
 
-  /** x clamped a little outside the plot so huge zooms do not produce huge coordinates. */
-  private cx(time: number): number {
-    return Math.min(this.width + 10, Math.max(LABEL_WIDTH - 10, this.x(time)));
+  /**
+   * x clamped a little outside the plot so huge zooms do not produce huge coordinates, as a function
+   * of the current window: renders call it for thousands of spans, where a method reading the view
+   * and the plot width on each call cost several calls per span before the code was optimised.
+   */
+  private clampedX(): (time: number) => number {
+    const start = this.view.start;
+    const scale = this.plotWidth / (this.view.end - this.view.start);
+    const min = LABEL_WIDTH - 10;
+    const max = this.width + 10;
+    return (time) => {
+      const x = LABEL_WIDTH + (time - start) * scale;
+      return x < min ? min : x > max ? max : x;
+    };
   }
 
   private laneTop(lane: number): number {
@@ -273,7 +284,8 @@ export class TimelineView {
 
     const generations = s('g', { class: 'generations', 'clip-path': 'url(#axis-clip)' });
     const visible = overlapping(model.generations, this.view.start, this.view.end);
-    const runs = pixelRuns(visible, (g) => [this.cx(g.from), this.cx(g.to)], MIN_SPAN_PIXELS * 2, (a) => a);
+    const cx = this.clampedX();
+    const runs = pixelRuns(visible, (g) => [cx(g.from), cx(g.to)], MIN_SPAN_PIXELS * 2, (a) => a);
     runs.forEach((run, i) => {
       const dense = run.count > 1;
       generations.appendChild(
@@ -363,7 +375,8 @@ export class TimelineView {
 
   private phaseBands(model: TimelineModel, height: number, batch: PathBatch): void {
     const visible = overlapping(model.phases, this.view.start, this.view.end);
-    const runs = pixelRuns(visible, (p) => [this.cx(p.from), this.cx(p.to)], MIN_SPAN_PIXELS, (a, b) => (PHASE_RANK[b.state] > PHASE_RANK[a.state] ? b : a));
+    const cx = this.clampedX();
+    const runs = pixelRuns(visible, (p) => [cx(p.from), cx(p.to)], MIN_SPAN_PIXELS, (a, b) => (PHASE_RANK[b.state] > PHASE_RANK[a.state] ? b : a));
     for (const run of runs) {
       if (run.item.state === 'Empty') {
         continue;
@@ -393,7 +406,8 @@ export class TimelineView {
   private stopWindows(model: TimelineModel, laneVisible: (lane: number) => boolean, batch: PathBatch): void {
     const laneOfMember = memberLaneIndex(model);
     const stopped = model.rebalances.filter((r) => r.stoppedFrom !== null && (r.stoppedTo ?? model.end) >= this.view.start && (r.stoppedFrom ?? 0) <= this.view.end);
-    const extent = (r: RebalanceSpan): [number, number] => [this.cx(r.stoppedFrom ?? r.from), this.cx(r.stoppedTo ?? model.end)];
+    const cx = this.clampedX();
+    const extent = (r: RebalanceSpan): [number, number] => [cx(r.stoppedFrom ?? r.from), cx(r.stoppedTo ?? model.end)];
     const eager = pixelRuns(stopped.filter((r) => r.mode === 'eager'), extent, MIN_SPAN_PIXELS, (a) => a);
     for (const run of eager) {
       const width = Math.max(run.x2 - run.x1, 2);
@@ -443,7 +457,8 @@ export class TimelineView {
   private rebalanceBars(model: TimelineModel, batch: PathBatch, texts: SVGElement[]): void {
     const visible = overlapping(model.rebalances, this.view.start, this.view.end);
     const y = GROUP_LANE_HEIGHT - 13;
-    for (const run of pixelRuns(visible, (r) => [this.cx(r.from), this.cx(r.to)], MIN_SPAN_PIXELS * 2, (a) => a)) {
+    const cx = this.clampedX();
+    for (const run of pixelRuns(visible, (r) => [cx(r.from), cx(r.to)], MIN_SPAN_PIXELS * 2, (a) => a)) {
       const rebalance = run.item;
       const dense = run.count > 1;
       const duration = formatDuration(rebalance.to - rebalance.from);
@@ -463,10 +478,11 @@ export class TimelineView {
   }
 
   private laneSpans(model: TimelineModel, firstLane: number, lastLane: number, batch: PathBatch): void {
+    const cx = this.clampedX();
     for (let lane = firstLane; lane <= lastLane; lane++) {
       const info = model.lanes[lane];
       const visible = info.spans.filter((span) => (span.to ?? this.view.end) >= this.view.start && span.from <= this.view.end);
-      for (const run of pixelRuns(visible, (span) => [this.cx(span.from), this.cx(span.to ?? this.view.end)], MIN_SPAN_PIXELS, (a) => a)) {
+      for (const run of pixelRuns(visible, (span) => [cx(span.from), cx(span.to ?? this.view.end)], MIN_SPAN_PIXELS, (a) => a)) {
         batch.add(`lane-span${info.groupInstanceId !== null ? ' static' : ''}`, rectPath(run.x1, this.laneCenter(lane) - 2, Math.max(run.x2 - run.x1, 1), 4, 2), run.x1, this.laneCenter(lane));
       }
     }
