@@ -35,18 +35,6 @@ export class MarkerColumns {
     return this.times.length;
   }
 
-  event(index: number): number {
-    return this.events[index];
-  }
-
-  lane(index: number): number {
-    return this.lanes[index];
-  }
-
-  time(index: number): number {
-    return this.times[index];
-  }
-
   kind(index: number): RebalanceEventKind {
     return EVENT_KINDS[this.kinds[index]];
   }

@@ -307,7 +307,10 @@ class RebalanceTracker {
   private readonly all: RebalanceSpan[] = [];
   /** Partition id → its owner's member id, from assignment events so far. */
   private readonly owners: (string | undefined)[] = [];
-  /** Partition ids that have an owner, in no particular order (a rebalance copies them). */
+  /**
+   * Partition ids that have an owner, in the order they became owned: a rebalance copies them, and
+   * an eager rebalance lists its stopped partitions in this order.
+   */
   private readonly owned = new Set<number>();
   /** Partition id → times it was assigned to someone, ascending: when a revoked partition resumes. */
   private readonly assignedAt: number[][] = [];

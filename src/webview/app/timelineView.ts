@@ -248,8 +248,13 @@ export class TimelineView {
     return this.width - LABEL_WIDTH;
   }
 
+  /** The current window's scale: x(time), clampedX and the marker loop all map time with it. */
+  private get pixelsPerMs(): number {
+    return this.plotWidth / (this.view.end - this.view.start);
+  }
+
   private x(time: number): number {
-    return LABEL_WIDTH + ((time - this.view.start) / (this.view.end - this.view.start)) * this.plotWidth;
+    return LABEL_WIDTH + (time - this.view.start) * this.pixelsPerMs;
   }
 
   /**
@@ -259,7 +264,7 @@ export class TimelineView {
    */
   private clampedX(): (time: number) => number {
     const start = this.view.start;
-    const scale = this.plotWidth / (this.view.end - this.view.start);
+    const scale = this.pixelsPerMs;
     const min = LABEL_WIDTH - 10;
     const max = this.width + 10;
     return (time) => {
@@ -498,7 +503,7 @@ export class TimelineView {
     const end = this.view.end + pad;
     // x(time) inlined: this loop runs over every marker in view, often before it is optimised.
     const x0 = this.view.start;
-    const scale = this.plotWidth / (this.view.end - this.view.start);
+    const scale = this.pixelsPerMs;
     for (let i = model.markers.firstAtOrAfter(this.view.start - pad); i < times.length; i++) {
       const time = times[i];
       if (time > end) {
@@ -780,7 +785,7 @@ export class TimelineView {
     if (this.focused === null) {
       // Start from the first event in view rather than from the very beginning.
       const first = model.markers.firstAtOrAfter(this.view.start);
-      this.focusEvent(first < model.markers.length ? model.markers.event(first) : model.events.length - 1);
+      this.focusEvent(first < model.markers.length ? model.markers.events[first] : model.events.length - 1);
       return;
     }
     this.focusEvent(Math.min(model.events.length - 1, Math.max(0, this.focused + step)));
@@ -801,9 +806,9 @@ export class TimelineView {
       let best: number | null = null;
       let bestDistance = Infinity;
       for (let i = 0; i < markers.length; i++) {
-        if (markers.lane(i) === lane && Math.abs(markers.time(i) - time) < bestDistance) {
-          best = markers.event(i);
-          bestDistance = Math.abs(markers.time(i) - time);
+        if (markers.lanes[i] === lane && Math.abs(markers.times[i] - time) < bestDistance) {
+          best = markers.events[i];
+          bestDistance = Math.abs(markers.times[i] - time);
         }
       }
       if (best !== null) {

@@ -52,10 +52,6 @@ export async function waitFor(what: string, condition: () => boolean | Promise<b
 }
 
 /**
- * Sends `bytes` on a fresh connection, half-closes it and resolves with what came back once the
- * server has closed its side (it does after answering or after rejecting the input).
- */
-/**
  * Sends `bytes` on a new connection and resolves with what came back: one whole response frame, or
  * everything up to the server closing. `halfClose` ends our side after sending (for garbage that
  * the server may wait on); a well-formed request must not, since a broker, like Kafka's, closes a
@@ -66,14 +62,13 @@ export function rawExchange(port: number, bytes: Buffer, { halfClose = false } =
   return new Promise((resolve, reject) => {
     const socket = new Socket();
     const received: Buffer[] = [];
-    let length = 0;
     socket.on('data', (chunk) => {
       received.push(chunk);
-      length += chunk.length;
       const all = Buffer.concat(received);
-      if (length >= 4 && length >= 4 + all.readInt32BE(0)) {
+      const frameEnd = all.length >= 4 ? 4 + all.readInt32BE(0) : Infinity;
+      if (all.length >= frameEnd) {
         socket.destroy();
-        resolve(all.subarray(0, 4 + all.readInt32BE(0)));
+        resolve(all.subarray(0, frameEnd));
       }
     });
     socket.on('error', () => undefined); // a reset from the server is an expected answer to garbage
