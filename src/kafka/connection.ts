@@ -8,6 +8,7 @@ import { exec } from 'child_process';
 import { readFileSync } from 'fs';
 import { logLevel, type KafkaConfig, type LogEntry, type SASLOptions } from 'kafkajs';
 import type { ConnectionOptions } from 'tls';
+import type { SourceFailureKind } from '../model/sourceFailure';
 
 export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512' | 'oauthbearer';
 export const SASL_MECHANISMS: readonly SaslMechanism[] = ['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer'];
@@ -275,7 +276,7 @@ export function buildKafkaConfig(config: ConnectionConfig, secrets: Secrets, opt
   return kafkaConfig;
 }
 
-export type ConnectionErrorKind = 'unreachable' | 'tls' | 'authentication' | 'timeout' | 'other';
+export type ConnectionErrorKind = SourceFailureKind;
 
 export interface ClassifiedError {
   kind: ConnectionErrorKind;
