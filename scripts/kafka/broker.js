@@ -60,9 +60,21 @@ function freePort() {
   });
 }
 
-/** Kafka's Uuid.toString(): 16 random bytes, URL-safe base64 without padding. */
-function randomClusterId() {
-  return crypto.randomBytes(16).toString('base64url');
+/**
+ * Kafka's Uuid.randomUuid(): a type-4 UUID printed as URL-safe base64 without padding, redrawn while its
+ * text starts with "-" (kafka-storage's argument parser would read such an id as an option: 1 draw in 64).
+ * The version and variant bits keep it from ever being the zero UUID, which Kafka also redraws.
+ */
+function randomClusterId(randomBytes = crypto.randomBytes) {
+  for (;;) {
+    const bytes = randomBytes(16);
+    bytes[6] = (bytes[6] & 0x0f) | 0x40; // version 4
+    bytes[8] = (bytes[8] & 0x3f) | 0x80; // IETF variant
+    const id = bytes.toString('base64url');
+    if (!id.startsWith('-')) {
+      return id;
+    }
+  }
 }
 
 function serverProperties({ dataDir, port, saslPort, controllerPort }) {
@@ -270,4 +282,4 @@ function stopBrokerSync(handle) {
   fs.rmSync(handle.dir, { recursive: true, force: true });
 }
 
-module.exports = { KAFKA_VERSION, ensureKafkaLib, startBroker, stopBroker, stopBrokerSync, logTail };
+module.exports = { KAFKA_VERSION, randomClusterId, ensureKafkaLib, startBroker, stopBroker, stopBrokerSync, logTail };

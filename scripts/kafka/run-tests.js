@@ -4,7 +4,7 @@
 
 const { spawn, spawnSync } = require('child_process');
 const path = require('path');
-const { startBroker, stopBroker, stopBrokerSync, logTail } = require('./broker');
+const { KAFKA_VERSION, startBroker, stopBroker, stopBrokerSync, logTail } = require('./broker');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -76,11 +76,11 @@ async function main() {
 
   const started = Date.now();
   broker = await startBroker();
-  console.log(`[kafka] broker up in ${Date.now() - started} ms: PLAINTEXT ${broker.bootstrap}, SASL_PLAINTEXT ${broker.saslBootstrap}`);
+  console.log(`[kafka] Apache Kafka ${KAFKA_VERSION} broker up in ${Date.now() - started} ms: PLAINTEXT ${broker.bootstrap}, SASL_PLAINTEXT ${broker.saslBootstrap}`);
 
   const mochaBin = require.resolve('mocha/bin/mocha.js', { paths: [REPO_ROOT] });
   const args = [
-    mochaBin, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '60000',
+    mochaBin, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '60000', '--forbid-pending',
     '--recursive', 'test/kafka/**/*.test.ts', ...process.argv.slice(2),
   ];
   const code = await new Promise((resolve) => {
@@ -95,6 +95,7 @@ async function main() {
         KAFKA_SASL_USER: broker.user,
         KAFKA_SASL_PASSWORD: broker.password,
         KAFKA_LIB: broker.lib,
+        KAFKA_VERSION,
       },
     });
     mocha.on('exit', (exitCode, signal) => resolve(exitCode === null ? (signal === 'SIGINT' ? 130 : 1) : exitCode));

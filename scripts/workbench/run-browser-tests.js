@@ -15,7 +15,7 @@ function log(message) {
 
 function runMocha(env) {
   const mocha = require.resolve('mocha/bin/mocha.js', { paths: [repoRoot] });
-  const args = [mocha, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '180000', 'test/vscode/**/*.browser.test.ts'];
+  const args = [mocha, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '180000', '--forbid-pending', 'test/vscode/**/*.browser.test.ts'];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, ...env } });
     child.once('error', reject);
