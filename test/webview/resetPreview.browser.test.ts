@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { resetPreviewHtml } from '../../src/webview/resetPreviewHtml';
 import type { PreviewHostMessage, PreviewWebviewMessage } from '../../src/webview/resetPreviewProtocol';
+import { countBecomes, eventually, textBecomes } from './eventually';
 import { applyTheme, CHROMIUM_PATH } from './timelinePage';
 
 const ROOT = join(__dirname, '..', '..');
@@ -97,7 +98,8 @@ describe('reset preview webview (chromium)', function () {
         warnings: [WARNING],
       },
     });
-    assert.equal(await page.locator('#title').textContent(), `Reset offsets of ${HOSTILE}`);
+    // The page handles a posted message in a later task: wait for it, then read what it drew with it.
+    await textBecomes(page.locator('#title'), `Reset offsets of ${HOSTILE}`);
     assert.deepEqual(await page.locator('#summary dd').allTextContents(), ['Simulator (demo)', HOSTILE, 'Empty', '--to-offset 5000', '--all-topics', '3']);
     const cells = await page.locator('#plan tbody tr').evaluateAll((rows) => rows.map((r) => Array.from(r.children, (c) => c.textContent)));
     assert.deepEqual(cells, [
@@ -120,8 +122,8 @@ describe('reset preview webview (chromium)', function () {
 
   it('disables the buttons while busy, then shows the results and keeps Execute off', async () => {
     await send({ type: 'status', text: 'Committing the new offsets…', busy: true });
-    assert.equal(await page.locator('button[data-action]:disabled').count(), 5);
-    assert.equal(await page.locator('#status').textContent(), 'Committing the new offsets…');
+    await textBecomes(page.locator('#status'), 'Committing the new offsets…');
+    await countBecomes(page.locator('button[data-action]:disabled'), (n) => n === 5, 'all five buttons disabled');
     await send({
       type: 'results',
       summary: '2 of 3 partition(s) were not reset.',
@@ -132,6 +134,9 @@ describe('reset preview webview (chromium)', function () {
       ],
     });
     await send({ type: 'status', text: '2 of 3 partition(s) were not reset.', busy: false });
+    // Messages are handled in order: once the last one shows, the results before it are in.
+    await textBecomes(page.locator('#status'), '2 of 3 partition(s) were not reset.');
+    await eventually('Export enabled again', () => page.locator('#export').isDisabled(), (disabled) => !disabled);
     assert.equal(await page.locator('#results').isVisible(), true);
     assert.deepEqual(await page.locator('#results tbody td:nth-child(3)').allTextContents(), ['committed 1000', 'UNKNOWN_MEMBER_ID', 'UNKNOWN_MEMBER_ID']);
     assert.equal(await page.locator('#execute').isDisabled(), true, 'a reset runs once per preview');

@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RebalanceEvent } from '../../src/model/types';
 import { encodeEvents } from '../../src/webview/eventColumns';
+import { countBecomes, textBecomes } from './eventually';
 import { storyEvents } from './sampleEvents';
 import { applyTheme, openTimeline, THEMES, type TimelineHarness } from './timelinePage';
 
@@ -28,6 +29,8 @@ describe('timeline webview (chromium)', function () {
   before(async () => {
     harness = await openTimeline();
     await harness.send({ type: 'snapshot', sourceId: 'simulator', groupId: HOSTILE_GROUP, clusterLabel: 'Simulator', timeBase: 'virtual', origin: 'simulator event log', events: encodeEvents(events) });
+    // The snapshot is handled in a later task and drawn in an animation frame: wait for its lanes.
+    await countBecomes(harness.page.locator('.lane-label:not(.group-label)'), (n) => n === 4, 'four member lanes');
   });
 
   after(async () => {
@@ -68,7 +71,7 @@ describe('timeline webview (chromium)', function () {
     const box = await page.locator('.plot path.batch.k-member-expired').boundingBox();
     assert.ok(box);
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    assert.match((await page.locator('.plot > title').textContent()) ?? '', /^Session expired · t\+0:41\.000$/);
+    await textBecomes(page.locator('.plot > title'), /^Session expired · t\+0:41\.000$/);
   });
 
   it('keeps a hostile group id as text', async () => {
@@ -81,7 +84,7 @@ describe('timeline webview (chromium)', function () {
   it('shows a clicked event in the details pane', async () => {
     const page = harness.page;
     await page.locator('.plot path.k-member-expired').first().click();
-    assert.equal(await page.locator('.details-title').textContent(), 'Session expired');
+    await textBecomes(page.locator('.details-title'), 'Session expired');
     const details = await page.locator('.details').textContent();
     assert.match(details ?? '', /Session timeout expired for member billing-static-a/);
     assert.match(details ?? '', /billing-static-a \(static\)/);
@@ -94,12 +97,12 @@ describe('timeline webview (chromium)', function () {
     await page.keyboard.press('Home');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('Enter');
-    assert.equal(await page.locator('.details-title').textContent(), 'Rebalance started');
+    await textBecomes(page.locator('.details-title'), 'Rebalance started');
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
-    assert.equal(await page.locator('.details-title').textContent(), 'Offsets committed');
+    await textBecomes(page.locator('.details-title'), 'Offsets committed');
     await page.keyboard.press('Escape');
-    assert.equal(await page.locator('.details-title').textContent(), 'Overview');
+    await textBecomes(page.locator('.details-title'), 'Overview');
   });
 
   it('zooms with + and - and fits with 0', async () => {
@@ -125,7 +128,7 @@ describe('timeline webview (chromium)', function () {
     assert.ok((await harness.posted()).some((m) => m.type === 'export'));
     const extra: RebalanceEvent = { groupId: HOSTILE_GROUP, time: 90000, kind: 'member-joined', generation: 6, memberId: 'late-1-abc', clientId: 'late-1' };
     await harness.send({ type: 'append', dropFromStart: 0, events: [extra] });
-    assert.match((await page.locator('.status').textContent()) ?? '', new RegExp(`^${events.length + 1} events · 5 members`));
+    await textBecomes(page.locator('.status'), new RegExp(`^${events.length + 1} events · 5 members`));
   });
 
   it('keeps its performance marks bounded however many live updates arrive', async () => {
@@ -135,6 +138,8 @@ describe('timeline webview (chromium)', function () {
       // Each append adds a message mark and model and render measures: 750 entries unless trimmed.
       await harness.send({ type: 'append', dropFromStart: 0, events: [{ groupId: HOSTILE_GROUP, time: 100000 + i, kind: 'offsets-committed', generation: 6, memberId: 'late-1-abc' }] });
     }
+    // Every append handled (messages arrive in order), so the count below is after the last one.
+    await textBecomes(page.locator('.status'), new RegExp(`^${events.length + 251} events`));
     const after = await page.evaluate(() => performance.getEntriesByType('mark').length + performance.getEntriesByType('measure').length);
     assert.ok(after <= 600, `${after} marks and measures kept (${before} entries before)`);
     assert.ok(after > 0, 'the app still records its timings');
@@ -143,6 +148,8 @@ describe('timeline webview (chromium)', function () {
   it('renders a polished screenshot with an assignment selected', async () => {
     const page = harness.page;
     await harness.send({ type: 'snapshot', sourceId: 'simulator', groupId: 'billing-consumers', clusterLabel: 'Simulator', timeBase: 'virtual', origin: 'simulator event log', events: encodeEvents(storyEvents('billing-consumers')) });
+    await textBecomes(page.locator('h1.title'), 'billing-consumers');
+    await textBecomes(page.locator('.status'), new RegExp(`^${storyEvents('billing-consumers').length} events`));
     // The second assignment (event 9): keyboard to it, then select.
     await page.locator('.timeline').focus();
     await page.keyboard.press('Home');
@@ -150,8 +157,8 @@ describe('timeline webview (chromium)', function () {
       await page.keyboard.press('ArrowRight');
     }
     await page.keyboard.press('Enter');
-    assert.equal(await page.locator('.details-title').textContent(), 'Assignment changed');
-    assert.ok((await page.locator('table.assignments tbody tr').count()) >= 3);
+    await textBecomes(page.locator('.details-title'), 'Assignment changed');
+    await countBecomes(page.locator('table.assignments tbody tr'), (n) => n >= 3, 'at least three assignment rows');
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'timeline.png') });
   });
