@@ -17,6 +17,8 @@ let registry: SourceRegistry | undefined;
 /** What activate() returns: the seam the extension-host tests read the tree through. */
 export interface KafkaGroupLensApi {
   groupsTree: vscode.TreeDataProvider<unknown>;
+  /** Loads of a cluster's groups finished so far: user-requested (full) and background. */
+  treeLoadCounts(sourceId: string): { full: number; background: number };
 }
 
 export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
@@ -45,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
     },
     log,
   );
-  return { groupsTree: view.provider };
+  return { groupsTree: view.provider, treeLoadCounts: (sourceId) => view.loadCounts(sourceId) };
 }
 
 export async function deactivate(): Promise<void> {

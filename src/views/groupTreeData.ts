@@ -28,12 +28,21 @@ interface RunningLoad {
   full: boolean;
 }
 
+export interface LoadCounts {
+  /** Loads a user asked for (Refresh, Retry), which re-read every row of the cluster. */
+  full: number;
+  /** Loads started by the refresh interval or a source's change push. */
+  background: number;
+}
+
 export class GroupTreeData {
   private readonly clusters = new Map<string, ClusterNode>();
   /** Group rows per source, by group id: the same objects across reloads (see GroupNode.summary). */
   private readonly groupNodes = new Map<string, Map<string, GroupNode>>();
   private readonly sourceSubscriptions = new Map<string, Unsubscribe>();
   private readonly loads = new Map<string, RunningLoad>();
+  /** Loads finished per source, user-requested (full) and background: what the extension-host tests check. */
+  private readonly finishedLoads = new Map<string, LoadCounts>();
   private readonly listeners = new Set<(node: TreeNode | undefined) => void>();
   private readonly parents = new WeakMap<TreeNode, TreeNode>();
   private readonly unsubscribeRegistry: Unsubscribe;
@@ -78,6 +87,11 @@ export class GroupTreeData {
   async refresh(sourceId?: string, full = false): Promise<void> {
     const targets = sourceId === undefined ? this.roots() : [this.clusters.get(sourceId)].filter((n) => n !== undefined);
     await Promise.all(targets.map((node) => this.reload(node, full)));
+  }
+
+  /** How many loads of a source have finished so far, by kind. */
+  loadCounts(sourceId: string): LoadCounts {
+    return { ...(this.finishedLoads.get(sourceId) ?? { full: 0, background: 0 }) };
   }
 
   dispose(): void {
@@ -212,6 +226,7 @@ export class GroupTreeData {
           const thisRoundFull = load.full;
           load.full = false;
           await this.loadOnce(node, thisRoundFull);
+          this.countLoad(node.sourceId, thisRoundFull);
         } while (load.again && this.clusters.get(node.sourceId) === node);
       } finally {
         this.loads.delete(node.sourceId);
@@ -219,6 +234,12 @@ export class GroupTreeData {
     })();
     this.loads.set(node.sourceId, load);
     return load.running;
+  }
+
+  private countLoad(sourceId: string, full: boolean): void {
+    const counts = this.finishedLoads.get(sourceId) ?? { full: 0, background: 0 };
+    counts[full ? 'full' : 'background']++;
+    this.finishedLoads.set(sourceId, counts);
   }
 
   private async loadOnce(node: ClusterNode, full: boolean): Promise<void> {

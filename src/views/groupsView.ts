@@ -3,7 +3,7 @@
  * and the `kafkaGroupLens.refreshIntervalSeconds` poll, which runs only while the view is visible.
  */
 import * as vscode from 'vscode';
-import { GroupTreeData, errorMessage } from './groupTreeData';
+import { GroupTreeData, errorMessage, type LoadCounts } from './groupTreeData';
 import { GROUPS_VIEW_ID, GroupTreeProvider } from './groupTreeProvider';
 import { RefreshScheduler, type RefreshReason } from './refreshScheduler';
 import type { SourceRegistry } from './sourceRegistry';
@@ -17,6 +17,8 @@ export interface GroupsView extends vscode.Disposable {
   readonly provider: GroupTreeProvider;
   /** Reloads one cluster now (retry of a failed load, or after a simulator command). */
   refreshSource(sourceId: string): Thenable<void>;
+  /** Loads of a cluster finished so far, for the extension-host tests. */
+  loadCounts(sourceId: string): LoadCounts;
 }
 
 /** Reads the interval setting; a bad value falls back to the default with a log line rather than breaking the view. */
@@ -61,6 +63,7 @@ export function createGroupsView(registry: SourceRegistry, log: vscode.LogOutput
   return {
     refreshNow: () => vscode.window.withProgress({ location: { viewId: GROUPS_VIEW_ID } }, () => data.refresh(undefined, true)),
     provider,
+    loadCounts: (sourceId) => data.loadCounts(sourceId),
     refreshSource: (sourceId) =>
       vscode.window.withProgress({ location: { viewId: GROUPS_VIEW_ID } }, () => data.refresh(sourceId, true)),
     dispose: () => {

@@ -2,7 +2,7 @@
 import Mocha from 'mocha';
 
 export async function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', color: true, timeout: 60_000 });
+  const mocha = new Mocha({ ui: 'bdd', color: true, timeout: 60_000, forbidPending: true });
   // The test files are bundled into this file, so they register through mocha's globals instead of by path.
   mocha.suite.emit('pre-require', globalThis, 'extension.test.ts', mocha);
   await import('./extension.test');
