@@ -15,6 +15,7 @@ export interface BrokerHandle {
 }
 
 export const KAFKA_VERSION: string;
+export function freePorts(count: number): Promise<number[]>;
 export function randomClusterId(randomBytes?: (size: number) => Buffer): string;
 export function ensureKafkaLib(version?: string): string;
 export function startBroker(options?: { startTimeoutMs?: number; version?: string }): Promise<BrokerHandle>;

@@ -48,16 +48,27 @@ function ensureKafkaLib(version = KAFKA_VERSION) {
   return lib;
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
+/**
+ * `count` distinct free ports on 127.0.0.1. All are held open until every one is chosen: asking one at a
+ * time, the kernel may hand the same just-closed port out twice, and the broker then fails to bind its
+ * second listener.
+ */
+async function freePorts(count) {
+  const servers = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const server = net.createServer();
+      server.unref();
+      servers.push(server);
+      await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', resolve);
+      });
+    }
+    return servers.map((server) => server.address().port);
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(() => resolve()))));
+  }
 }
 
 /**
@@ -173,7 +184,7 @@ async function startBroker(options = {}) {
   const lib = ensureKafkaLib(options.version);
   const startTimeoutMs = options.startTimeoutMs || Number(process.env.KAFKA_START_TIMEOUT_MS) || DEFAULT_START_TIMEOUT_MS;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kgl-kafka-'));
-  const [port, saslPort, controllerPort] = [await freePort(), await freePort(), await freePort()];
+  const [port, saslPort, controllerPort] = await freePorts(3);
   const dataDir = path.join(dir, 'data');
   const configFile = path.join(dir, 'server.properties');
   const log4jFile = path.join(dir, 'log4j2.properties');
@@ -282,4 +293,4 @@ function stopBrokerSync(handle) {
   fs.rmSync(handle.dir, { recursive: true, force: true });
 }
 
-module.exports = { KAFKA_VERSION, randomClusterId, ensureKafkaLib, startBroker, stopBroker, stopBrokerSync, logTail };
+module.exports = { KAFKA_VERSION, randomClusterId, freePorts, ensureKafkaLib, startBroker, stopBroker, stopBrokerSync, logTail };

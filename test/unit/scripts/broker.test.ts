@@ -1,5 +1,5 @@
 import { strict as assert } from 'assert';
-import { randomClusterId } from '../../../scripts/kafka/broker';
+import { freePorts, randomClusterId } from '../../../scripts/kafka/broker';
 
 describe('test broker cluster id (scripts/kafka/broker.js)', () => {
   it('redraws an id that kafka-storage would read as an option, as Kafka\'s Uuid.randomUuid() does', () => {
@@ -18,6 +18,15 @@ describe('test broker cluster id (scripts/kafka/broker.js)', () => {
       const bytes = Buffer.from(id, 'base64url');
       assert.equal(bytes[6] >> 4, 4);
       assert.equal(bytes[8] >> 6, 2);
+    }
+  });
+});
+
+describe('test broker ports (scripts/kafka/broker.js)', () => {
+  it('hands out distinct ports for the listeners of one broker', async () => {
+    for (let i = 0; i < 50; i++) {
+      const ports = await freePorts(3);
+      assert.equal(new Set(ports).size, 3, `ports ${ports.join(', ')}`);
     }
   });
 });
