@@ -260,6 +260,16 @@ describe('planReset', () => {
       assert.equal(errorOf(await planReset(request({ kind: 'from-file', csv }), facts())), 'No reset plan for group g1 found');
     });
 
+    it('clamps offsets beyond 2^53 exactly to the log end, as checkOffsetsRange does, and names them in full', async () => {
+      const csv = '\uFEFForders,0,9223372036854775807\norders,1,-9007199254740993\n';
+      const result = await planReset(request({ kind: 'from-file', csv }), facts());
+      assert.deepEqual(summary(result), ['orders-0=100', 'orders-1=0']);
+      assert.deepEqual(rows(result).map((row) => row.warning), [
+        'New offset (9223372036854775807) is higher than latest offset for topic partition orders-0. Value will be set to 100',
+        'New offset (-9007199254740993) is lower than earliest offset for topic partition orders-1. Value will be set to 0',
+      ]);
+    });
+
     it('passes on CSV errors with their line', async () => {
       assert.match(errorOf(await planReset(request({ kind: 'from-file', csv: 'orders,0,1\norders,x,1\n' }), facts())), /^Line 2: partition 'x'/);
     });
