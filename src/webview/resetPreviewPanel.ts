@@ -105,7 +105,7 @@ export function openResetPreview(extensionUri: vscode.Uri, initial: PreviewData,
       } else if (answer.kind === 'changed') {
         plan = 'changed';
         post({ type: 'changed', changed: answer.changed });
-        post({ type: 'status', text: answer.changed.summary, busy: false });
+        post({ type: 'status', text: 'Not executed.', busy: false });
       } else {
         plan = 'executed';
         post({ type: 'results', summary: answer.summary, rows: answer.rows });

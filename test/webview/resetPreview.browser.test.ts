@@ -1,8 +1,8 @@
 /**
  * The reset preview page in headless chromium, served with the extension's real HTML shell (so its
  * Content-Security-Policy is enforced) and media/resetPreview files: the plan renders as text (hostile
- * ids included), the buttons post their actions, busy and results states show, no CSP violation.
- * Leaves a screenshot in test/artifacts/reset-preview.png.
+ * ids included), the buttons post their actions, a stale plan's changes show with Re-plan, busy and results
+ * states show, no CSP violation. Leaves screenshots in test/artifacts/reset-preview{,-changed}.png.
  * Run: npx mocha --config test/webview/.mocharc.json
  */
 import { strict as assert } from 'node:assert';
@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { resetPreviewHtml } from '../../src/webview/resetPreviewHtml';
 import type { PreviewHostMessage, PreviewWebviewMessage } from '../../src/webview/resetPreviewProtocol';
+import { countBecomes, eventually, textBecomes } from './eventually';
 import { applyTheme, CHROMIUM_PATH } from './timelinePage';
 
 const ROOT = join(__dirname, '..', '..');
@@ -97,7 +98,8 @@ describe('reset preview webview (chromium)', function () {
         warnings: [WARNING],
       },
     });
-    assert.equal(await page.locator('#title').textContent(), `Reset offsets of ${HOSTILE}`);
+    // The page handles a posted message in a later task: wait for it, then read what it drew with it.
+    await textBecomes(page.locator('#title'), `Reset offsets of ${HOSTILE}`);
     assert.deepEqual(await page.locator('#summary dd').allTextContents(), ['Simulator (demo)', HOSTILE, 'Empty', '--to-offset 5000', '--all-topics', '3']);
     const cells = await page.locator('#plan tbody tr').evaluateAll((rows) => rows.map((r) => Array.from(r.children, (c) => c.textContent)));
     assert.deepEqual(cells, [
@@ -118,10 +120,51 @@ describe('reset preview webview (chromium)', function () {
     assert.deepEqual((await posted()).slice(1), ['copyDryRun', 'copyExecute', 'exportCsv', 'execute', 'cancel'].map((action) => ({ type: 'action', action })));
   });
 
+  it('shows what changed since the preview as text, keeps Execute off until a new plan arrives, and Re-plan posts its action', async () => {
+    assert.equal(await page.locator('#changed').isVisible(), false);
+    const summary = `Not executed: ${HOSTILE} changed since this preview. Re-plan to see what the reset would commit now.`;
+    await send({ type: 'changed', changed: { summary, lines: ['state: previewed Empty, now Dead', 'legacy-events-0: previewed 700, now 0'] } });
+    await send({ type: 'status', text: 'Not executed.', busy: false });
+    await textBecomes(page.locator('#status'), 'Not executed.');
+    assert.equal(await page.locator('#changed').isVisible(), true);
+    assert.equal(await page.locator('#changed-summary').textContent(), summary);
+    assert.deepEqual(await page.locator('#changed-lines li').allTextContents(), ['state: previewed Empty, now Dead', 'legacy-events-0: previewed 700, now 0']);
+    assert.equal(await page.locator('img').count(), 0);
+    assert.equal(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined);
+    assert.equal(await page.locator('#execute').isDisabled(), true, 'a stale plan cannot be executed');
+    assert.equal(await page.locator('#copy-execute').isDisabled(), false);
+    mkdirSync(join(ROOT, 'test', 'artifacts'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'test', 'artifacts', 'reset-preview-changed.png'), fullPage: true });
+
+    const before = (await posted()).length;
+    await page.click('#replan');
+    assert.deepEqual((await posted()).slice(before), [{ type: 'action', action: 'replan' }]);
+    await send({
+      type: 'preview',
+      preview: {
+        groupId: HOSTILE,
+        cluster: 'Simulator (demo)',
+        groupState: 'Empty',
+        scenario: '--shift-by -100',
+        scope: '--all-topics',
+        rows: [{ topic: 'legacy-events', partition: 0, current: '0', next: '0', difference: '0', warning: '' }],
+        warnings: [],
+      },
+    });
+    const planned = 'Planned again from the group as it is now: check the new offsets, then Execute.';
+    await send({ type: 'status', text: planned, busy: false });
+    await textBecomes(page.locator('#status'), planned);
+    assert.equal(await page.locator('#changed').isVisible(), false);
+    assert.deepEqual(await page.locator('#plan tbody tr').evaluateAll((rows) => rows.map((r) => Array.from(r.children, (c) => c.textContent))), [
+      ['legacy-events', '0', '0', '0', '0', ''],
+    ]);
+    assert.equal(await page.locator('#execute').isDisabled(), false, 'the new plan can be executed');
+  });
+
   it('disables the buttons while busy, then shows the results and keeps Execute off', async () => {
     await send({ type: 'status', text: 'Committing the new offsets…', busy: true });
-    assert.equal(await page.locator('button[data-action]:disabled').count(), 5);
-    assert.equal(await page.locator('#status').textContent(), 'Committing the new offsets…');
+    await textBecomes(page.locator('#status'), 'Committing the new offsets…');
+    await countBecomes(page.locator('button[data-action]:disabled'), (n) => n === 6, 'all six buttons disabled (Re-plan included)');
     await send({
       type: 'results',
       summary: '2 of 3 partition(s) were not reset.',
@@ -132,6 +175,9 @@ describe('reset preview webview (chromium)', function () {
       ],
     });
     await send({ type: 'status', text: '2 of 3 partition(s) were not reset.', busy: false });
+    // Messages are handled in order: once the last one shows, the results before it are in.
+    await textBecomes(page.locator('#status'), '2 of 3 partition(s) were not reset.');
+    await eventually('Export enabled again', () => page.locator('#export').isDisabled(), (disabled) => !disabled);
     assert.equal(await page.locator('#results').isVisible(), true);
     assert.deepEqual(await page.locator('#results tbody td:nth-child(3)').allTextContents(), ['committed 1000', 'UNKNOWN_MEMBER_ID', 'UNKNOWN_MEMBER_ID']);
     assert.equal(await page.locator('#execute').isDisabled(), true, 'a reset runs once per preview');
