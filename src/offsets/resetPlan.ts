@@ -36,7 +36,7 @@ import { parseResetDatetime } from './datetime';
 import { parseJavaDuration, timestampBefore } from './duration';
 import type { ResetRequest, ResetScenario } from './resetRequest';
 import { PartitionCounts, resolveScopePartitions } from './resetScope';
-import { compareTopicPartitions, formatTopicPartition, PartitionMap } from './topicPartitions';
+import { compareTopicPartitions, formatTopicPartition, parseJavaLong, PartitionMap } from './topicPartitions';
 
 export * from './resetRequest';
 
@@ -87,9 +87,13 @@ type Step<T> = { ok: true; value: T } | Failure;
 
 const RESETTABLE_STATES: ReadonlyArray<ResetFacts['groupState']> = ['Empty', 'Dead', 'missing'];
 
+function isJavaLong(value: number | bigint): boolean {
+  return typeof value === 'bigint' ? parseJavaLong(String(value)) !== null : Number.isSafeInteger(value);
+}
+
 /** The joptsimple-level checks: --to-offset and --shift-by take a Java long. */
 function scenarioArgumentError(scenario: ResetScenario): string | null {
-  if (scenario.kind === 'to-offset' && !Number.isSafeInteger(scenario.offset)) {
+  if (scenario.kind === 'to-offset' && !isJavaLong(scenario.offset)) {
     return `Cannot parse argument '${scenario.offset}' of option to-offset: the offset must be a whole number`;
   }
   if (scenario.kind === 'shift-by' && !Number.isSafeInteger(scenario.shift)) {

@@ -135,6 +135,15 @@ describe('planReset', () => {
       assert.match(rows(low)[2].warning ?? '', /higher than latest offset for topic partition orders-2\. Value will be set to 0/);
     });
 
+    it('to-offset takes any Java long exactly and clamps it', async () => {
+      const scope: ResetScope = { kind: 'topics', topics: [{ topic: 'orders', partitions: [0] }] };
+      const high = await planReset(request({ kind: 'to-offset', offset: 2n ** 63n - 1n }, scope), facts());
+      assert.deepEqual(rows(high).map((r) => [r.newOffset, r.warning]), [
+        [100, 'New offset (9223372036854775807) is higher than latest offset for topic partition orders-0. Value will be set to 100'],
+      ]);
+      assert.match(errorOf(await planReset(request({ kind: 'to-offset', offset: 2n ** 63n }, scope), facts())), /Cannot parse argument '9223372036854775808' of option to-offset/);
+    });
+
     it('to-offset rejects a non-integer offset', async () => {
       assert.match(errorOf(await planReset(request({ kind: 'to-offset', offset: 1.5 }), facts())), /Cannot parse argument '1\.5' of option to-offset/);
     });
