@@ -215,8 +215,9 @@ export function registerOffsetCommands({ registry, view, log, context, prompts =
           }
           const failures = describeFailures(outcome.results);
           const undoHint = outcome.snapshot ? ' "Undo Last Offset Change" on the group puts the previous ones back.' : '';
-          const summary =
-            failures.length === 0
+          const summary = !outcome.confirmed
+            ? `The commit failed and the offsets could not be read back: which of the ${outcome.results.length} partition(s) were reset is unknown. "Undo Last Offset Change" restores those the reset reached.`
+            : failures.length === 0
               ? `Committed ${outcome.results.length} offset(s) of ${target.groupId}.${undoHint}`
               : `${failures.length} of ${outcome.results.length} partition(s) were not reset.${undoHint}`;
           log.info(`[${target.source.label}] Reset ${target.groupId}: ${summary}${failures.length ? `\n  ${failures.join('\n  ')}` : ''}`);

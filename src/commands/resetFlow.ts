@@ -1,20 +1,18 @@
 /**
  * What "Reset Offsets…", its Execute button and "Undo Last Offset Change" do, over GroupAdmin and the pure planner:
  * gather the facts kafka-consumer-groups.sh would read, plan, commit with generation -1 after re-checking that the
- * group is still as previewed, and keep the before-snapshot that undo restores (saved before the first commit). No editor types: the commands and the preview
- * panel call these.
+ * group is still as previewed, and keep the before-snapshot that undo restores (saved before the first commit).
+ * No editor types: the commands and the preview panel call these.
  */
 import type { GroupAdmin, PartitionResult } from '../model/groupAdmin';
 import type { GroupState, TopicPartition } from '../model/types';
 import { describeGroupChanges, formatOffset, groupChanges, type GroupChanges } from '../offsets/offsetDrift';
-
-export { describeGroupChanges, type GroupChanges };
 import { inactiveGroupError, planReset, resetPartitions, type ResetFacts, type ResetRequest, type ResetRow } from '../offsets/resetPlan';
 import { formatTopicPartition, PartitionMap } from '../offsets/topicPartitions';
 import { describeUndoStep, keepPartitions, planUndoSteps, restoreActions, takeOffsetSnapshot, type OffsetSnapshot, type UndoStep } from '../offsets/undo';
 import type { ConfirmOptions } from './adminPrompts';
 
-export { describeUndoStep, type UndoStep };
+export { describeGroupChanges, describeUndoStep, type GroupChanges, type UndoStep };
 
 /** Checked between the steps of long work; set by the progress notification's Cancel button. */
 export interface CancelSignal {
@@ -107,8 +105,12 @@ export function formatDifference(difference: number | null): string {
 export type PlannedReset = Pick<Extract<ResetPreview, { ok: true }>, 'request' | 'groupState' | 'rows'>;
 
 export type ExecuteOutcome =
-  /** `snapshot` is the undo record as finally kept: undefined when no partition was changed. */
-  | { ok: true; snapshot: OffsetSnapshot | undefined; results: PartitionResult[] }
+  /**
+   * `snapshot` is the undo record as finally kept: undefined when no partition was changed. `confirmed` is false
+   * when the commit failed as a whole and the offsets could not be read back: which partitions took the new
+   * offset is unknown (undo finds out partition by partition).
+   */
+  | { ok: true; snapshot: OffsetSnapshot | undefined; results: PartitionResult[]; confirmed: boolean }
   /** Nothing was written: the group is no longer as previewed. */
   | { ok: false; changes: GroupChanges };
 
@@ -156,11 +158,11 @@ export async function executeReset(admin: GroupAdmin, preview: PlannedReset, opt
   const changed = results.filter((r) => r.error === undefined);
   if (!confirmed || changed.length === results.length) {
     // Unconfirmed: the whole record stays; undo restores only partitions still holding what the reset left.
-    return { ok: true, snapshot, results };
+    return { ok: true, snapshot, results, confirmed };
   }
   const kept = changed.length > 0 ? keepPartitions(snapshot, changed) : undefined;
   await options.saveUndo(kept);
-  return { ok: true, snapshot: kept, results };
+  return { ok: true, snapshot: kept, results, confirmed };
 }
 
 /**

@@ -78,7 +78,8 @@ export function openResetPreview(extensionUri: vscode.Uri, initial: PreviewData,
     return undefined;
   };
 
-  const exclusive = async (action: 'execute' | 'replan', what: string, work: () => Promise<void>): Promise<void> => {
+  /** Runs `work` holding the busy flag, then shows its answer with the flag released. */
+  const exclusive = async <T>(action: 'execute' | 'replan', what: string, work: () => Promise<T>, show: (answer: T) => void): Promise<void> => {
     const reason = refusal(action);
     if (reason) {
       post({ type: 'status', text: reason, busy: busyWith !== undefined });
@@ -86,20 +87,20 @@ export function openResetPreview(extensionUri: vscode.Uri, initial: PreviewData,
     }
     busyWith = what;
     post({ type: 'status', text: `${what[0].toUpperCase()}${what.slice(1)}…`, busy: true });
+    let answer: T;
     try {
-      await work();
+      answer = await work();
     } catch (e) {
       busyWith = undefined;
       fail(action, e);
-    } finally {
-      busyWith = undefined;
+      return;
     }
+    busyWith = undefined;
+    show(answer);
   };
 
   const execute = () =>
-    exclusive('execute', 'committing the new offsets', async () => {
-      const answer = await handlers.execute();
-      busyWith = undefined;
+    exclusive('execute', 'committing the new offsets', () => handlers.execute(), (answer) => {
       if (!answer) {
         post({ type: 'status', text: 'Not executed.', busy: false });
       } else if (answer.kind === 'changed') {
@@ -114,9 +115,7 @@ export function openResetPreview(extensionUri: vscode.Uri, initial: PreviewData,
     });
 
   const replan = () =>
-    exclusive('replan', 'planning again', async () => {
-      const next = await handlers.replan();
-      busyWith = undefined;
+    exclusive('replan', 'planning again', () => handlers.replan(), (next) => {
       if (!next.ok) {
         post({ type: 'status', text: `Re-plan failed: ${next.error}`, busy: false });
         return;

@@ -267,6 +267,21 @@ describe('commands/offsetCommands (vscode stub, simulator)', () => {
     assert.deepEqual(await offsets(), [0, 400, 0]);
   });
 
+  it('a group that became active since the preview: Execute and Re-plan refuse with the CLI sentence, nothing is written', async () => {
+    const panel = await openPreview(SHIFT_BACK);
+    fx.source.control.addConsumer({ groupId: 'billing-archive', topics: ['legacy-events'] });
+    fx.source.advance(10000);
+    const before = await offsets();
+    const sentence = "Assignments can only be reset if the group 'billing-archive' is inactive, but the current state is Stable.";
+    panel.receive({ type: 'action', action: 'execute' });
+    await settle('the refusal', () => (statuses(panel).includes(`Failed: ${sentence}`) ? true : undefined));
+    panel.receive({ type: 'action', action: 'replan' });
+    await settle('the re-plan refusal', () => (statuses(panel).includes(`Re-plan failed: ${sentence}`) ? true : undefined));
+    assert.deepEqual(posted(panel, 'results'), []);
+    assert.equal(posted(panel, 'preview').length, 1, 'the old plan stays on show');
+    assert.deepEqual(await offsets(), before);
+  });
+
   it('runs Execute while the "Save Client Properties…" notification of Copy as CLI waits for an answer', async () => {
     exposures.set(fx.source.id, ['127.0.0.1:39092']);
     (fx.source as unknown as { cliCommandConfig: () => unknown }).cliCommandConfig = () => ({ fileName: 'demo.properties', properties: 'security.protocol=SASL_SSL\n' });
@@ -349,6 +364,20 @@ describe('commands/offsetCommands (vscode stub, simulator)', () => {
     const [refused] = await settle('the refusals', () => (posted(none, 'results').length ? posted(none, 'results') : undefined));
     assert.equal(refused.summary, '3 of 3 partition(s) were not reset.');
     assert.deepEqual(workspaceState.get(key), record, 'the record of the first reset stays');
+  });
+
+  it('says the outcome is unknown when the broker goes during the commit, and keeps the whole undo record', async () => {
+    const panel = await openPreview(TO_EARLIEST);
+    admin.dropAfter = 2;
+    panel.receive({ type: 'action', action: 'execute' });
+    const [results] = await settle('the results', () => (posted(panel, 'results').length ? posted(panel, 'results') : undefined));
+    assert.equal(
+      results.summary,
+      'The commit failed and the offsets could not be read back: which of the 3 partition(s) were reset is unknown. "Undo Last Offset Change" restores those the reset reached.',
+    );
+    assert.ok(results.rows.every((r) => !r.ok && r.status.startsWith('Unknown: the commit failed')));
+    const record = workspaceState.get(undoSnapshotKey(fx.source.id, 'billing-archive')) as OffsetSnapshot;
+    assert.deepEqual(record.offsets.map((o) => [o.partition, o.offset, o.after]), [[0, 700, 0], [1, 1000, 0], [2, 250, 0]]);
   });
 
   it('Undo says when someone committed since the reset and asks before overwriting; offsets moving during the question ask again', async () => {
