@@ -7,13 +7,26 @@
   const $ = (/** @type {string} */ selector) => /** @type {HTMLElement} */ (document.querySelector(selector));
   /** Set once results arrive: a preview is executed at most once. */
   let executed = false;
+  /** Set when Execute found the group changed: Execute waits for a new plan (Re-plan). */
+  let changed = false;
+  let busy = false;
 
-  function setBusy(/** @type {boolean} */ busy) {
+  function setBusy(/** @type {boolean} */ value) {
+    busy = value;
     document.body.classList.toggle('busy', busy);
     for (const button of document.querySelectorAll('button[data-action]')) {
       const action = /** @type {HTMLElement} */ (button).dataset.action;
-      /** @type {HTMLButtonElement} */ (button).disabled = busy || (executed && action === 'execute');
+      const done = (executed && (action === 'execute' || action === 'replan')) || (changed && action === 'execute');
+      /** @type {HTMLButtonElement} */ (button).disabled = busy || done;
     }
+  }
+
+  function renderChanged(/** @type {{ summary: string, lines: string[] }} */ report) {
+    changed = true;
+    $('#changed-summary').textContent = report.summary;
+    $('#changed-lines').replaceChildren(...report.lines.map((line) => cell('li', line)));
+    $('#changed').hidden = false;
+    setBusy(busy);
   }
 
   /** @param {string} tag @param {string} text @param {string} [className] */
@@ -35,6 +48,8 @@
   }
 
   function renderPreview(preview) {
+    changed = false;
+    $('#changed').hidden = true;
     $('#title').textContent = `Reset offsets of ${preview.groupId}`;
     setSummary([
       ['Cluster', preview.cluster],
@@ -91,6 +106,9 @@
     }
     if (message.type === 'preview') {
       renderPreview(message.preview);
+      setBusy(busy);
+    } else if (message.type === 'changed') {
+      renderChanged(message.changed);
     } else if (message.type === 'status') {
       $('#status').textContent = message.text;
       setBusy(Boolean(message.busy));

@@ -10,6 +10,7 @@ import type { TreeNode } from '../views/treeNodes';
 import { COMMANDS } from './commandIds';
 import { registerReportingCommand } from './commandRunner';
 import type { Prompts } from './simulatorPrompts';
+import { simulatorExposures, type SimulatorExposures } from './simulatorExposures';
 import { simulatorForNode } from './simulatorTargets';
 import { vscodePrompts } from './vscodePrompts';
 
@@ -28,12 +29,18 @@ export function validateBasePort(text: string, brokers: number): string | undefi
   return undefined;
 }
 
-export function registerExposeCommands(registry: SourceRegistry, log: vscode.LogOutputChannel, prompts: Prompts = vscodePrompts): vscode.Disposable[] {
+export function registerExposeCommands(
+  registry: SourceRegistry,
+  log: vscode.LogOutputChannel,
+  prompts: Prompts = vscodePrompts,
+  exposures: SimulatorExposures = simulatorExposures,
+): vscode.Disposable[] {
   const servers = new Map<string, SimKafkaServer>();
 
   const stop = async (sourceId: string): Promise<void> => {
     const server = servers.get(sourceId);
     servers.delete(sourceId);
+    exposures.delete(sourceId);
     if (server) {
       await server.close();
       log.info(`Stopped serving "${sourceId}" over the Kafka protocol`);
@@ -82,6 +89,7 @@ export function registerExposeCommands(registry: SourceRegistry, log: vscode.Log
         throw new Error(/EADDRINUSE/.test(reason) ? `a port from ${text.trim()} on is in use (${reason})` : reason);
       }
       servers.set(target.sourceId, server);
+      exposures.set(target.sourceId, server.bootstrapServers);
       const bootstrap = server.bootstrapServers.join(',');
       log.info(`Serving "${target.label}" over the Kafka protocol at ${bootstrap}`);
       const copy = 'Copy Bootstrap Servers';

@@ -5,6 +5,7 @@
  */
 import type { GroupAdmin } from '../model/groupAdmin';
 import type { GroupDetail, GroupState, Member } from '../model/types';
+import { describeGroupChanges, formatOffset, groupChanges, type GroupChanges } from '../offsets/offsetDrift';
 import { formatTopicPartition } from '../offsets/topicPartitions';
 import { takeOffsetSnapshot, type OffsetSnapshot } from '../offsets/undo';
 import type { AdminPrompts } from './adminPrompts';
@@ -56,9 +57,17 @@ export async function deleteGroupFlow(prompts: AdminPrompts, admin: GroupAdmin, 
     : { ok: false, summary: `Group '${groupId}' was not deleted: ${result.error}`, lines: [`${groupId}: ${result.error}`] };
 }
 
-/** Delete Committed Offsets: pick a committed topic, optionally fewer partitions, confirm, OffsetDelete. */
+/** How often a write asks again when the group keeps changing between its confirmation and its re-check. */
+export const MAX_CONFIRMATIONS = 3;
+
+/**
+ * Delete Committed Offsets: pick a committed topic, optionally fewer partitions, confirm, OffsetDelete. After the
+ * confirmation the group is read again: when its state or one of the offsets shown changed, nothing is deleted
+ * and the confirmation is asked again with what changed and the offsets as they are now.
+ */
 export async function deleteOffsetsFlow(prompts: AdminPrompts, admin: GroupAdmin, groupId: string): Promise<AdminOutcome | undefined> {
-  const committed = await admin.committedOffsets(groupId);
+  let state = await admin.groupState(groupId);
+  let committed = await admin.committedOffsets(groupId);
   if (committed.length === 0) {
     throw new Error(`Group '${groupId}' has no committed offsets`);
   }
@@ -85,14 +94,31 @@ export async function deleteOffsetsFlow(prompts: AdminPrompts, admin: GroupAdmin
       break;
     }
   }
-  const named = partitions.map((partition) => formatTopicPartition({ topic, partition }));
-  const confirmed = await prompts.confirm({
-    message: `Delete the committed offsets of '${groupId}' for ${named.length} partition(s) of ${topic}?`,
-    detail: `${named.join(', ')}. The group will start these partitions from auto.offset.reset next time.`,
-    action: 'Delete Offsets',
-  });
-  if (!confirmed) {
-    return undefined;
+  const chosen = partitions.map((partition) => ({ topic, partition }));
+  const shownOffsets = () => chosen.map((tp) => ({ ...tp, offset: committed.find((c) => c.topic === tp.topic && c.partition === tp.partition)?.offset ?? null }));
+  let changed: GroupChanges | undefined;
+  for (let asked = 0; ; asked++) {
+    const shown = shownOffsets();
+    const again = changed ? `The group changed since you were asked (${describeGroupChanges(changed, 'shown').join('; ')}). ` : '';
+    const confirmed = await prompts.confirm({
+      message: `${again}Delete the committed offsets of '${groupId}' (${state}) for ${shown.length} partition(s) of ${topic}?`,
+      detail: `${shown.map((o) => `${formatTopicPartition(o)} (${formatOffset(o.offset)})`).join(', ')}. The group will start these partitions from auto.offset.reset next time.`,
+      action: 'Delete Offsets',
+    });
+    if (!confirmed) {
+      return undefined;
+    }
+    const stateNow = await admin.groupState(groupId);
+    const committedNow = await admin.committedOffsets(groupId);
+    changed = groupChanges(groupId, { state, offsets: shown }, { state: stateNow, committed: committedNow });
+    state = stateNow;
+    committed = committedNow;
+    if (!changed) {
+      break;
+    }
+    if (asked >= MAX_CONFIRMATIONS - 1) {
+      throw new Error(`'${groupId}' keeps changing (${describeGroupChanges(changed, 'shown').join('; ')}); no offset was deleted`);
+    }
   }
   const takenAt = admin.now();
   const deletion = await admin.deleteOffsets(groupId, topic, partitions);
@@ -110,7 +136,8 @@ export async function deleteOffsetsFlow(prompts: AdminPrompts, admin: GroupAdmin
     failed === 0
       ? `Deleted ${partitions.length} committed offset(s) of '${groupId}' on ${topic}`
       : `${failed} of ${partitions.length} offset(s) of '${groupId}' on ${topic} were not deleted${deletion.error ? `: ${deletion.error}` : ''}`;
-  const undo = deleted.length > 0 ? takeOffsetSnapshot(groupId, offsets, deleted.map((partition) => ({ topic, partition })), takenAt) : undefined;
+  const undo =
+    deleted.length > 0 ? takeOffsetSnapshot(groupId, committed, deleted.map((partition) => ({ topic, partition, after: null })), takenAt) : undefined;
   return undo ? { ok: failed === 0, summary, lines, undo } : { ok: failed === 0, summary, lines };
 }
 

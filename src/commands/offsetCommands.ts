@@ -20,9 +20,22 @@ import type { TreeNode } from '../views/treeNodes';
 import type { AdminPrompts } from './adminPrompts';
 import { COMMANDS } from './commandIds';
 import { registerReportingCommand } from './commandRunner';
-import { deleteGroupFlow, deleteOffsetsFlow, removeStaticMembersFlow, type AdminOutcome } from './groupAdminFlows';
-import { CancelledError, describeFailures, describeUndoStep, executeReset, parseStoredSnapshot, planUndo, previewReset, undoReset, type CancelSignal } from './resetFlow';
+import { deleteGroupFlow, deleteOffsetsFlow, MAX_CONFIRMATIONS, removeStaticMembersFlow, type AdminOutcome } from './groupAdminFlows';
+import {
+  CancelledError,
+  describeFailures,
+  describeGroupChanges,
+  executeReset,
+  parseStoredSnapshot,
+  planUndo,
+  previewReset,
+  undoConfirmation,
+  undoReset,
+  type CancelSignal,
+  type GroupChanges,
+} from './resetFlow';
 import { promptResetRequest, type AskedReset } from './resetPrompts';
+import { simulatorExposures, type SimulatorExposures } from './simulatorExposures';
 import { vscodeAdminPrompts } from './vscodeAdminPrompts';
 
 export interface OffsetCommandDeps {
@@ -32,6 +45,8 @@ export interface OffsetCommandDeps {
   /** Read when a command runs (undo snapshots live in workspaceState, the preview's files under extensionUri). */
   context: Pick<vscode.ExtensionContext, 'workspaceState' | 'extensionUri'>;
   prompts?: AdminPrompts;
+  /** Where simulators are exposed, for the CLI line; the extension host's shared record by default. */
+  exposures?: Pick<SimulatorExposures, 'bootstrapServers'>;
 }
 
 interface GroupTarget {
@@ -59,8 +74,20 @@ export function undoSnapshotKey(sourceId: string, groupId: string): string {
   return `kafkaGroupLens.lastReset:${encodeURIComponent(sourceId)}:${encodeURIComponent(groupId)}`;
 }
 
-async function bootstrapServers(source: ClusterSource): Promise<string[]> {
-  const info = await source.describeCluster();
+/**
+ * The --bootstrap-server of a copied CLI line: a real cluster's brokers; for the simulator the listeners it is
+ * exposed at, and a refusal when it is not exposed (its brokers' addresses are served by nothing, or by a local
+ * Kafka that happens to use them).
+ */
+async function cliBootstrapServers(target: GroupTarget, exposures: Pick<SimulatorExposures, 'bootstrapServers'>): Promise<string[]> {
+  if (target.source.kind === 'simulator') {
+    const exposed = exposures.bootstrapServers(target.sourceId);
+    if (!exposed) {
+      throw new Error(`kafka-consumer-groups.sh cannot reach "${target.source.label}": expose the simulator on a port first (Expose Simulator on a Port…)`);
+    }
+    return [...exposed];
+  }
+  const info = await target.source.describeCluster();
   return info.brokers.map((b) => `${b.host}:${b.port}`);
 }
 
@@ -102,7 +129,7 @@ function withCancellableProgress<T>(title: string, work: (signal: CancelSignal) 
   );
 }
 
-export function registerOffsetCommands({ registry, view, log, context, prompts = vscodeAdminPrompts }: OffsetCommandDeps): vscode.Disposable[] {
+export function registerOffsetCommands({ registry, view, log, context, prompts = vscodeAdminPrompts, exposures = simulatorExposures }: OffsetCommandDeps): vscode.Disposable[] {
   const register = (id: string, title: string, handler: (node?: TreeNode) => Promise<void>): vscode.Disposable =>
     registerReportingCommand(id, title, log, async (node?: TreeNode) => {
       try {
@@ -153,53 +180,83 @@ export function registerOffsetCommands({ registry, view, log, context, prompts =
     if (!asked) {
       return;
     }
-    const preview = await withCancellableProgress(`Planning the reset of ${target.groupId}…`, (signal) => previewReset(target.admin, asked.request, signal));
-    if (!preview.ok) {
-      void vscode.window.showErrorMessage(`Reset Offsets of ${target.groupId}: ${preview.error}`);
+    const plan = (title: string) => withCancellableProgress(title, (signal) => previewReset(target.admin, asked.request, signal));
+    const first = await plan(`Planning the reset of ${target.groupId}…`);
+    if (!first.ok) {
+      void vscode.window.showErrorMessage(`Reset Offsets of ${target.groupId}: ${first.error}`);
       return;
     }
+    /** The plan the panel shows; Re-plan replaces it. */
+    let current = first;
+    const undoKey = undoSnapshotKey(target.sourceId, target.groupId);
     const commandConfig = target.source.cliCommandConfig?.();
-    const cliOptions = async () => ({
-      bootstrapServers: await bootstrapServers(target.source),
-      fromFilePath: asked.fromFilePath,
-      // A secured cluster: the line reads the client properties from a file the user saves next to it.
-      commandConfigPath: commandConfig?.fileName,
-    });
     openResetPreview(
       context.extensionUri,
-      toPreviewData(preview, target.source.label, asked.fromFilePath),
+      toPreviewData(current, target.source.label, asked.fromFilePath),
       {
         execute: async () => {
-          const executed = await withCancellableProgress(`Resetting the offsets of ${target.groupId}…`, async (signal) => {
+          const planned = current;
+          // A reset that changes nothing keeps the undo record of the change before it.
+          const previousUndo = context.workspaceState.get<unknown>(undoKey);
+          const outcome = await withCancellableProgress(`Resetting the offsets of ${target.groupId}…`, async (signal) => {
             if (signal.cancelled) {
               throw new CancelledError();
             }
-            return executeReset(target.admin, target.groupId, preview.rows, Date.now());
+            return executeReset(target.admin, planned, {
+              takenAt: Date.now(),
+              saveUndo: async (snapshot) => context.workspaceState.update(undoKey, snapshot ?? previousUndo),
+            });
           });
-          await context.workspaceState.update(undoSnapshotKey(target.sourceId, target.groupId), executed.snapshot);
-          const failures = describeFailures(executed.results);
-          const summary =
-            failures.length === 0
-              ? `Committed ${executed.results.length} offset(s) of ${target.groupId}. "Undo Last Offset Change" on the group puts the previous ones back.`
-              : `${failures.length} of ${executed.results.length} partition(s) were not reset.`;
+          if (!outcome.ok) {
+            const lines = describeGroupChanges(outcome.changes, 'previewed');
+            log.warn(`[${target.source.label}] Reset ${target.groupId}: not executed, the group changed since the preview:\n  ${lines.join('\n  ')}`);
+            const summary = `Not executed: ${target.groupId} changed since this preview. Re-plan to see what the reset would commit now.`;
+            return { kind: 'changed' as const, changed: { summary, lines } };
+          }
+          const failures = describeFailures(outcome.results);
+          const undoHint = outcome.snapshot ? ' "Undo Last Offset Change" on the group puts the previous ones back.' : '';
+          const summary = !outcome.confirmed
+            ? `The commit failed and the offsets could not be read back: which of the ${outcome.results.length} partition(s) were reset is unknown. "Undo Last Offset Change" restores those the reset reached.`
+            : failures.length === 0
+              ? `Committed ${outcome.results.length} offset(s) of ${target.groupId}.${undoHint}`
+              : `${failures.length} of ${outcome.results.length} partition(s) were not reset.${undoHint}`;
           log.info(`[${target.source.label}] Reset ${target.groupId}: ${summary}${failures.length ? `\n  ${failures.join('\n  ')}` : ''}`);
           await view.refreshSource(target.sourceId);
-          return { summary, rows: toResultRows(preview.rows, executed.results) };
+          return { kind: 'results' as const, summary, rows: toResultRows(planned.rows, outcome.results) };
+        },
+        replan: async () => {
+          const next = await plan(`Planning the reset of ${target.groupId} again…`);
+          if (!next.ok) {
+            return next;
+          }
+          current = next;
+          return { ok: true, preview: toPreviewData(next, target.source.label, asked.fromFilePath) };
         },
         exportCsv: async () => {
+          const rows = current.rows;
           const uri = await vscode.window.showSaveDialog({ title: 'Export Reset Plan', filters: { 'CSV files': ['csv'] }, saveLabel: 'Export' });
           if (!uri) {
             return;
           }
-          await writeFile(uri.fsPath, exportResetCsv([{ groupId: target.groupId, rows: preview.rows }]), 'utf8');
-          void vscode.window.showInformationMessage(`Exported ${preview.rows.length} row(s) to ${uri.fsPath}`);
+          await writeFile(uri.fsPath, exportResetCsv([{ groupId: target.groupId, rows }]), 'utf8');
+          void vscode.window.showInformationMessage(`Exported ${rows.length} row(s) to ${uri.fsPath}`);
         },
         copyCli: async (mode) => {
-          const command = resetOffsetsCommand(asked.request, { ...(await cliOptions()), mode });
+          const command = resetOffsetsCommand(asked.request, {
+            bootstrapServers: await cliBootstrapServers(target, exposures),
+            fromFilePath: asked.fromFilePath,
+            // A secured cluster: the line reads the client properties from a file the user saves next to it.
+            commandConfigPath: commandConfig?.fileName,
+            mode,
+          });
           await vscode.env.clipboard.writeText(command);
           vscode.window.setStatusBarMessage(`Copied: ${command}`, 5000);
           if (commandConfig) {
-            await offerCommandConfig(commandConfig, target.source.label);
+            // Not awaited: the offer may stay unanswered for as long as the user likes.
+            offerCommandConfig(commandConfig, target.source.label).then(undefined, (e: unknown) => {
+              log.error('Saving the client properties failed:', e instanceof Error ? e : String(e));
+              void vscode.window.showErrorMessage(`Saving the client properties failed: ${e instanceof Error ? e.message : String(e)}`);
+            });
           }
         },
       },
@@ -218,25 +275,40 @@ export function registerOffsetCommands({ registry, view, log, context, prompts =
       if (!snapshot) {
         throw new Error(`No offset reset or deletion of ${target.groupId} on ${target.source.label} to undo in this workspace`);
       }
-      const steps = await planUndo(target.admin, snapshot);
-      const confirmed = await prompts.confirm({
-        message: `Put back the offsets ${target.groupId} had before the change of ${new Date(snapshot.takenAt).toLocaleString()}?`,
-        detail: steps.map(describeUndoStep).join('\n'),
-        action: 'Undo',
-      });
-      if (!confirmed) {
+      let changedWhileAsking: GroupChanges | undefined;
+      for (let asked = 0; ; asked++) {
+        const steps = await planUndo(target.admin, snapshot);
+        if (steps.every((s) => s.status === 'not-changed')) {
+          await context.workspaceState.update(key, undefined);
+          void vscode.window.showInformationMessage(`Nothing to undo: the last change of ${target.groupId} did not reach any partition (each still holds its offset from before).`);
+          return;
+        }
+        if (!(await prompts.confirm(undoConfirmation(snapshot, steps, changedWhileAsking)))) {
+          return;
+        }
+        const outcome = await undoReset(target.admin, snapshot, steps);
+        if (!outcome.ok) {
+          // Someone committed while the user read the confirmation: show the new offsets and ask again.
+          if (asked >= MAX_CONFIRMATIONS - 1) {
+            throw new Error(`The offsets of ${target.groupId} keep changing (${describeGroupChanges(outcome.changes, 'shown').join('; ')}); nothing was undone`);
+          }
+          changedWhileAsking = outcome.changes;
+          continue;
+        }
+        const failures = describeFailures(outcome.results);
+        if (failures.length === 0) {
+          await context.workspaceState.update(key, undefined);
+        }
+        await report(target, {
+          ok: failures.length === 0,
+          summary:
+            failures.length === 0
+              ? `Restored ${outcome.results.length} offset(s) of ${target.groupId}`
+              : `${failures.length} of ${outcome.results.length} offset(s) of ${target.groupId} were not restored`,
+          lines: outcome.results.map((r) => `${r.topic}-${r.partition}: ${r.error ?? 'restored'}`),
+        });
         return;
       }
-      const results = await undoReset(target.admin, snapshot);
-      const failures = describeFailures(results);
-      if (failures.length === 0) {
-        await context.workspaceState.update(key, undefined);
-      }
-      await report(target, {
-        ok: failures.length === 0,
-        summary: failures.length === 0 ? `Restored ${results.length} offset(s) of ${target.groupId}` : `${failures.length} of ${results.length} offset(s) of ${target.groupId} were not restored`,
-        lines: results.map((r) => `${r.topic}-${r.partition}: ${r.error ?? 'restored'}`),
-      });
     }),
 
     register(COMMANDS.deleteGroup, 'Delete Group', async (node) => {

@@ -1,14 +1,18 @@
 /**
  * What "Reset Offsets…", its Execute button and "Undo Last Offset Change" do, over GroupAdmin and the pure planner:
- * gather the facts kafka-consumer-groups.sh would read, plan, commit with generation -1 after re-checking the
- * group, and keep the before-snapshot that undo restores. No editor types: the commands and the preview
- * panel call these.
+ * gather the facts kafka-consumer-groups.sh would read, plan, commit with generation -1 after re-checking that the
+ * group is still as previewed, and keep the before-snapshot that undo restores (saved before the first commit).
+ * No editor types: the commands and the preview panel call these.
  */
 import type { GroupAdmin, PartitionResult } from '../model/groupAdmin';
 import type { GroupState, TopicPartition } from '../model/types';
+import { describeGroupChanges, formatOffset, groupChanges, type GroupChanges } from '../offsets/offsetDrift';
 import { inactiveGroupError, planReset, resetPartitions, type ResetFacts, type ResetRequest, type ResetRow } from '../offsets/resetPlan';
-import { restoreActions, takeOffsetSnapshot, type OffsetSnapshot } from '../offsets/undo';
-import { formatTopicPartition } from '../offsets/topicPartitions';
+import { formatTopicPartition, PartitionMap } from '../offsets/topicPartitions';
+import { describeUndoStep, keepPartitions, planUndoSteps, restoreActions, takeOffsetSnapshot, type OffsetSnapshot, type UndoStep } from '../offsets/undo';
+import type { ConfirmOptions } from './adminPrompts';
+
+export { describeGroupChanges, describeUndoStep, type GroupChanges, type UndoStep };
 
 /** Checked between the steps of long work; set by the progress notification's Cancel button. */
 export interface CancelSignal {
@@ -97,9 +101,27 @@ export function formatDifference(difference: number | null): string {
   return difference > 0 ? `+${difference}` : String(difference);
 }
 
-export interface ExecutedReset {
-  snapshot: OffsetSnapshot;
-  results: PartitionResult[];
+/** What Execute needs of a preview: the request, and the state and offsets the user saw. */
+export type PlannedReset = Pick<Extract<ResetPreview, { ok: true }>, 'request' | 'groupState' | 'rows'>;
+
+export type ExecuteOutcome =
+  /**
+   * `snapshot` is the undo record as finally kept: undefined when no partition was changed. `confirmed` is false
+   * when the commit failed as a whole and the offsets could not be read back: which partitions took the new
+   * offset is unknown (undo finds out partition by partition).
+   */
+  | { ok: true; snapshot: OffsetSnapshot | undefined; results: PartitionResult[]; confirmed: boolean }
+  /** Nothing was written: the group is no longer as previewed. */
+  | { ok: false; changes: GroupChanges };
+
+export interface ExecuteOptions {
+  /** Epoch milliseconds of the undo record. */
+  takenAt: number;
+  /**
+   * Keeps the undo record. Called before the first commit is sent (with every planned partition), and again
+   * when the commit changed fewer partitions (with those, or undefined when it changed none).
+   */
+  saveUndo(snapshot: OffsetSnapshot | undefined): Promise<void>;
 }
 
 /** A partition the broker refused, as "t-0: REASON". */
@@ -107,21 +129,72 @@ export function describeFailures(results: readonly PartitionResult[]): string[] 
   return results.filter((r) => r.error !== undefined).map((r) => `${formatTopicPartition(r)}: ${r.error}`);
 }
 
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
 /**
- * Execute: re-checks that the group is still inactive, snapshots what it has committed for the planned
- * partitions, then commits the previewed offsets (generation -1). Every planned partition gets a result.
+ * Execute: re-reads the group's state and committed offsets and writes nothing when either differs from the
+ * preview (the changes come back so the user can re-plan). Otherwise it saves the undo record, then commits
+ * the previewed offsets (generation -1). Every planned partition gets a result.
  */
-export async function executeReset(admin: GroupAdmin, groupId: string, rows: readonly ResetRow[], takenAt: number): Promise<ExecutedReset> {
-  const refusal = inactiveGroupError(groupId, await admin.groupState(groupId));
+export async function executeReset(admin: GroupAdmin, preview: PlannedReset, options: ExecuteOptions): Promise<ExecuteOutcome> {
+  const groupId = preview.request.groupId;
+  const state = await admin.groupState(groupId);
+  const refusal = inactiveGroupError(groupId, state);
   if (refusal) {
     throw new Error(refusal);
   }
-  const snapshot = takeOffsetSnapshot(groupId, await admin.committedOffsets(groupId), rows, takenAt);
-  const answered = await admin.commitOffsets(
-    groupId,
-    rows.map(({ topic, partition, newOffset }) => ({ topic, partition, offset: newOffset })),
-  );
-  return { snapshot, results: everyPartitionAnswered(rows, answered) };
+  const committed = await admin.committedOffsets(groupId);
+  const shownOffsets = preview.rows.map(({ topic, partition, currentOffset }) => ({ topic, partition, offset: currentOffset }));
+  const changes = groupChanges(groupId, { state: preview.groupState, offsets: shownOffsets }, { state, committed });
+  if (changes) {
+    return { ok: false, changes };
+  }
+  const touched = preview.rows.map(({ topic, partition, newOffset }) => ({ topic, partition, after: newOffset }));
+  const snapshot = takeOffsetSnapshot(groupId, committed, touched, options.takenAt);
+  await options.saveUndo(snapshot);
+  const { results, confirmed } = await commitPlanned(admin, groupId, preview.rows);
+  const changed = results.filter((r) => r.error === undefined);
+  if (!confirmed || changed.length === results.length) {
+    // Unconfirmed: the whole record stays; undo restores only partitions still holding what the reset left.
+    return { ok: true, snapshot, results, confirmed };
+  }
+  const kept = changed.length > 0 ? keepPartitions(snapshot, changed) : undefined;
+  await options.saveUndo(kept);
+  return { ok: true, snapshot: kept, results, confirmed };
+}
+
+/**
+ * Commits the planned offsets. When the request fails as a whole (the broker went away part way), reads the
+ * offsets back to learn which partitions took the new offset; `confirmed` is false when even that fails.
+ */
+async function commitPlanned(admin: GroupAdmin, groupId: string, rows: readonly ResetRow[]): Promise<{ results: PartitionResult[]; confirmed: boolean }> {
+  try {
+    const answered = await admin.commitOffsets(
+      groupId,
+      rows.map(({ topic, partition, newOffset }) => ({ topic, partition, offset: newOffset })),
+    );
+    return { results: everyPartitionAnswered(rows, answered), confirmed: true };
+  } catch (e) {
+    const reason = errorText(e);
+    let now: PartitionMap<number>;
+    try {
+      now = new PartitionMap<number>();
+      for (const { topic, partition, offset } of await admin.committedOffsets(groupId)) {
+        now.set(topic, partition, offset);
+      }
+    } catch (readError) {
+      const error = `Unknown: the commit failed (${reason}) and reading the offsets back failed (${errorText(readError)}); Undo checks each partition`;
+      return { results: rows.map(({ topic, partition }) => ({ topic, partition, error })), confirmed: false };
+    }
+    return {
+      results: rows.map(({ topic, partition, newOffset }) =>
+        now.get(topic, partition) === newOffset ? { topic, partition } : { topic, partition, error: `Not committed: ${reason}` },
+      ),
+      confirmed: true,
+    };
+  }
 }
 
 /** Results in the order asked, with "no answer" for any partition the broker left out. */
@@ -132,43 +205,64 @@ function everyPartitionAnswered(asked: readonly TopicPartition[], answered: read
   });
 }
 
-export interface UndoStep extends TopicPartition {
-  /** What the group has committed now (null: nothing). */
-  currentOffset: number | null;
-  /** What undo puts back; null means the offset is deleted (the group had none before). */
-  restoredOffset: number | null;
-}
-
-/** What undo would change, partition by partition, for the confirmation. */
+/** What undo would do, partition by partition, for the confirmation. */
 export async function planUndo(admin: GroupAdmin, snapshot: OffsetSnapshot): Promise<UndoStep[]> {
-  const committed = await admin.committedOffsets(snapshot.groupId);
-  const current = (tp: TopicPartition) => committed.find((c) => c.topic === tp.topic && c.partition === tp.partition)?.offset ?? null;
-  return snapshot.offsets.map((s) => ({ topic: s.topic, partition: s.partition, currentOffset: current(s), restoredOffset: s.offset }));
+  return planUndoSteps(snapshot, await admin.committedOffsets(snapshot.groupId));
 }
 
-/** "t-0: 120 → 100" or "t-1: 40 → (no offset)". */
-export function describeUndoStep(step: UndoStep): string {
-  const show = (offset: number | null) => (offset === null ? '(no offset)' : String(offset));
-  return `${formatTopicPartition(step)}: ${show(step.currentOffset)} → ${show(step.restoredOffset)}`;
+/**
+ * The confirmation of an undo: the partitions it puts back, a warning when some were committed since the
+ * change (undo overwrites those commits), the partitions it leaves alone, and why it asks again.
+ */
+export function undoConfirmation(snapshot: OffsetSnapshot, steps: readonly UndoStep[], changedWhileAsking?: GroupChanges): ConfirmOptions {
+  const { groupId } = snapshot;
+  const since = steps.filter((s) => s.status === 'changed-since');
+  const alone = steps.filter((s) => s.status === 'not-changed');
+  const when = new Date(snapshot.takenAt).toLocaleString();
+  const again = changedWhileAsking ? `The offsets changed while you were asked (${describeGroupChanges(changedWhileAsking, 'shown').join('; ')}). ` : '';
+  const message =
+    since.length > 0
+      ? `${again}${since.length} partition(s) of ${groupId} were committed since the change of ${when}; undo overwrites those commits. Put back the offsets from before anyway?`
+      : `${again}Put back the offsets ${groupId} had before the change of ${when}?`;
+  const restored = steps.filter((s) => s.status !== 'not-changed').map(describeUndoStep);
+  const left = alone.length > 0 ? [`Left alone (the change never reached them): ${alone.map((s) => `${formatTopicPartition(s)} (${formatOffset(s.currentOffset)})`).join(', ')}`] : [];
+  return { message, detail: [...restored, ...left].join('\n'), action: since.length > 0 ? 'Undo Anyway' : 'Undo' };
 }
 
-/** Undo: commits the snapshot's offsets and deletes those the group did not have before. */
-export async function undoReset(admin: GroupAdmin, snapshot: OffsetSnapshot): Promise<PartitionResult[]> {
-  const refusal = inactiveGroupError(snapshot.groupId, await admin.groupState(snapshot.groupId));
+export type UndoOutcome =
+  | { ok: true; results: PartitionResult[] }
+  /** Nothing was written: the offsets are no longer those the confirmation showed. */
+  | { ok: false; changes: GroupChanges };
+
+/**
+ * Undo of the confirmed steps: re-reads the group (refusing an active one), writes nothing when an offset is no
+ * longer what the confirmation showed, else commits the old offsets and deletes those the group did not have
+ * before. Partitions the change never reached are left alone.
+ */
+export async function undoReset(admin: GroupAdmin, snapshot: OffsetSnapshot, confirmed: readonly UndoStep[]): Promise<UndoOutcome> {
+  const { groupId } = snapshot;
+  const state = await admin.groupState(groupId);
+  const refusal = inactiveGroupError(groupId, state);
   if (refusal) {
     throw new Error(refusal);
   }
-  const actions = restoreActions(snapshot);
-  const results = actions.commit.length > 0 ? await admin.commitOffsets(snapshot.groupId, actions.commit) : [];
+  const shown = confirmed.map(({ topic, partition, currentOffset }) => ({ topic, partition, offset: currentOffset }));
+  const changes = groupChanges(groupId, { state, offsets: shown }, { state, committed: await admin.committedOffsets(groupId) });
+  if (changes) {
+    return { ok: false, changes };
+  }
+  const toRestore = confirmed.filter((s) => s.status !== 'not-changed');
+  const actions = restoreActions(keepPartitions(snapshot, toRestore));
+  const results = actions.commit.length > 0 ? await admin.commitOffsets(groupId, actions.commit) : [];
   const byTopic = new Map<string, number[]>();
   for (const { topic, partition } of actions.deleteOffsets) {
     byTopic.set(topic, [...(byTopic.get(topic) ?? []), partition]);
   }
   for (const [topic, partitions] of byTopic) {
-    const deletion = await admin.deleteOffsets(snapshot.groupId, topic, partitions);
+    const deletion = await admin.deleteOffsets(groupId, topic, partitions);
     results.push(...deletion.partitions.map((p) => (p.error === undefined && deletion.error !== undefined ? { ...p, error: deletion.error } : p)));
   }
-  return everyPartitionAnswered(snapshot.offsets, results);
+  return { ok: true, results: everyPartitionAnswered(toRestore, results) };
 }
 
 /** An OffsetSnapshot read back from storage, checked field by field (workspace state is untyped JSON). */
@@ -186,7 +280,8 @@ export function parseStoredSnapshot(value: unknown): OffsetSnapshot | undefined 
         typeof o.topic === 'string' &&
         Number.isInteger(o.partition) &&
         (o.offset === null || Number.isSafeInteger(o.offset)) &&
-        (o.metadata === undefined || typeof o.metadata === 'string'),
+        (o.metadata === undefined || typeof o.metadata === 'string') &&
+        (o.after === undefined || o.after === null || Number.isSafeInteger(o.after)),
     );
   return typeof candidate.groupId === 'string' && typeof candidate.takenAt === 'number' && offsetsOk ? (candidate as OffsetSnapshot) : undefined;
 }

@@ -7,7 +7,7 @@ import { parseResetCsv } from '../offsets/csv';
 import { parseResetDatetime } from '../offsets/datetime';
 import { parseJavaDuration } from '../offsets/duration';
 import { parseTopicArg, type ResetRequest, type ResetScenario, type ResetScenarioKind, type ResetScope, type TopicSelection } from '../offsets/resetRequest';
-import { parseSafeInteger } from '../offsets/topicPartitions';
+import { parseJavaLong, parseSafeInteger } from '../offsets/topicPartitions';
 import type { AdminPrompts } from './adminPrompts';
 import type { PickItem } from './simulatorPrompts';
 
@@ -49,6 +49,16 @@ function wholeNumber(text: string): number | null {
   return parseSafeInteger(text.trim());
 }
 
+/** --to-offset takes a Java long: exact, as a number where that is exact and a bigint beyond. */
+function javaLong(text: string): number | bigint | null {
+  const value = parseJavaLong(text.trim());
+  if (value === null) {
+    return null;
+  }
+  const asNumber = Number(value);
+  return Number.isSafeInteger(asNumber) ? asNumber : value;
+}
+
 function parseProblem(parsed: { ok: true } | { ok: false; error: string }): string | undefined {
   return parsed.ok ? undefined : parsed.error;
 }
@@ -60,8 +70,8 @@ const ARGUMENT_QUESTIONS: Record<ArgumentKind, { prompt: string; placeholder: st
   'to-offset': {
     prompt: 'Offset for every partition in scope (clamped to the log start and end)',
     placeholder: '42',
-    problem: (t) => (wholeNumber(t) === null ? 'The offset must be a whole number, e.g. 42' : undefined),
-    scenario: (t) => ({ kind: 'to-offset', offset: wholeNumber(t) as number }),
+    problem: (t) => (javaLong(t) === null ? 'The offset must be a whole number from -2^63 to 2^63-1, e.g. 42' : undefined),
+    scenario: (t) => ({ kind: 'to-offset', offset: javaLong(t) as number | bigint }),
   },
   'shift-by': {
     prompt: 'Shift: negative moves back (re-reads), positive skips ahead',

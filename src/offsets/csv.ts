@@ -15,16 +15,23 @@
  * (Jackson reads 0), a negative or non-numeric partition, an illegal topic name, a line whose column count
  * differs from line 1's, and a partition listed twice (the CLI keeps the last). Like the CLI it rejects blank
  * lines inside the file and ignores those at its end.
+ *
+ * Two more departures from the CLI: a leading UTF-8 byte-order mark (as editors on Windows save) is skipped; the
+ * CLI would read it into line 1's first column, so that row's group (or topic) never matches. Offsets are read
+ * exactly as Java longs (bigint): the CLI clamps every from-file offset to the partition's log range
+ * (GroupOffsetsResetter.resetFromFile → checkOffsetsRange), so an offset beyond 2^53 is legal input and
+ * the planned offset, a log offset, is an ordinary number again.
  */
 import type { TopicPartition } from '../model/types';
-import { formatTopicPartition, parseJavaInt, parseSafeInteger, PartitionMap, topicNameProblem } from './topicPartitions';
+import { formatTopicPartition, parseJavaInt, parseJavaLong, PartitionMap, topicNameProblem } from './topicPartitions';
 
 export type ResetCsvFormat = 'topic,partition,offset' | 'group,topic,partition,offset';
 
 export interface ResetCsvRow extends TopicPartition {
   /** The group column, or null in the 3-column format (the rows then belong to the one group given). */
   group: string | null;
-  offset: number;
+  /** Exactly as written, a Java long (the planner clamps it to the log range). */
+  offset: bigint;
   /** 1-based line number in the file. */
   line: number;
 }
@@ -127,10 +134,13 @@ function isBlank(line: string): boolean {
   return line.trim() === '';
 }
 
+const BYTE_ORDER_MARK = '\uFEFF';
+
 /** Parses a --from-file CSV; every problem names its 1-based line. */
 export function parseResetCsv(text: string): ResetCsvParse {
+  const withoutBom = text.startsWith(BYTE_ORDER_MARK) ? text.slice(BYTE_ORDER_MARK.length) : text;
   // "\r" ends a record for Jackson too, so CRLF files read the same.
-  const lines = text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+  const lines = withoutBom.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
   while (lines.length > 0 && isBlank(lines[lines.length - 1])) {
     lines.pop();
   }
@@ -173,9 +183,11 @@ export function parseResetCsv(text: string): ResetCsvParse {
     if (partition === null || partition < 0) {
       return fail(`partition '${partitionField.text}' is not a partition number (a whole number from 0)`);
     }
-    const offset = parseSafeInteger(offsetField.text.trim());
+    const offsetText = offsetField.text.trim();
+    const offset = parseJavaLong(offsetText);
     if (offset === null) {
-      return fail(`offset '${offsetField.text}' is not a whole number`);
+      const problem = /^[+-]?\d+$/.test(offsetText) ? 'is outside the range of a Java long (-2^63 to 2^63-1)' : 'is not a whole number';
+      return fail(`offset '${offsetField.text}' ${problem}`);
     }
     let groupRows = seen.get(group);
     if (!groupRows) {

@@ -36,7 +36,7 @@ import { parseResetDatetime } from './datetime';
 import { parseJavaDuration, timestampBefore } from './duration';
 import type { ResetRequest, ResetScenario } from './resetRequest';
 import { PartitionCounts, resolveScopePartitions } from './resetScope';
-import { compareTopicPartitions, formatTopicPartition, PartitionMap } from './topicPartitions';
+import { compareTopicPartitions, formatTopicPartition, parseJavaLong, PartitionMap } from './topicPartitions';
 
 export * from './resetRequest';
 
@@ -87,9 +87,13 @@ type Step<T> = { ok: true; value: T } | Failure;
 
 const RESETTABLE_STATES: ReadonlyArray<ResetFacts['groupState']> = ['Empty', 'Dead', 'missing'];
 
+function isJavaLong(value: number | bigint): boolean {
+  return typeof value === 'bigint' ? parseJavaLong(String(value)) !== null : Number.isSafeInteger(value);
+}
+
 /** The joptsimple-level checks: --to-offset and --shift-by take a Java long. */
 function scenarioArgumentError(scenario: ResetScenario): string | null {
-  if (scenario.kind === 'to-offset' && !Number.isSafeInteger(scenario.offset)) {
+  if (scenario.kind === 'to-offset' && !isJavaLong(scenario.offset)) {
     return `Cannot parse argument '${scenario.offset}' of option to-offset: the offset must be a whole number`;
   }
   if (scenario.kind === 'shift-by' && !Number.isSafeInteger(scenario.shift)) {
@@ -162,8 +166,12 @@ class LogOffsetBook {
     return entry ? { ok: true, value: entry.latest } : { ok: false, error: `Error getting ending offset of topic partition: ${formatTopicPartition(tp)}` };
   }
 
-  /** checkOffsetsRange for one partition: above the log end → log end, else below the log start → log start. */
-  clamp(tp: TopicPartition, requested: number): Step<{ offset: number; warning?: string }> {
+  /**
+   * checkOffsetsRange for one partition: above the log end → log end, else below the log start → log start.
+   * `requested` may be a bigint (a from-file offset beyond 2^53); what comes out is always a log offset or
+   * `requested` itself, so a number.
+   */
+  clamp(tp: TopicPartition, requested: number | bigint): Step<{ offset: number; warning?: string }> {
     const latest = this.latest(tp);
     if (!latest.ok) {
       return latest;
@@ -180,7 +188,8 @@ class LogOffsetBook {
       const warning = `New offset (${requested}) is lower than earliest offset for topic partition ${formatTopicPartition(tp)}. Value will be set to ${earliest.value}`;
       return { ok: true, value: { offset: earliest.value, warning } };
     }
-    return { ok: true, value: { offset: requested } };
+    // Within [log start, log end], both numbers: exact as a number.
+    return { ok: true, value: { offset: Number(requested) } };
   }
 }
 
@@ -195,7 +204,7 @@ function fixed(step: Step<number>): Step<PlannedOffset> {
   return step.ok ? { ok: true, value: { offset: step.value } } : step;
 }
 
-function clamped(book: LogOffsetBook, tp: TopicPartition, requested: number): Step<PlannedOffset> {
+function clamped(book: LogOffsetBook, tp: TopicPartition, requested: number | bigint): Step<PlannedOffset> {
   const result = book.clamp(tp, requested);
   return result.ok ? { ok: true, value: result.value } : result;
 }
@@ -260,12 +269,12 @@ function plannerFor(request: ResetRequest, facts: ResetFacts, committed: Partiti
     if (!rows.ok) {
       return rows;
     }
-    const requested = new PartitionMap<number>();
+    const requested = new PartitionMap<bigint>();
     for (const row of rows.value) {
       requested.set(row.topic, row.partition, row.offset);
     }
     const partitions = requested.sortedEntries().map(([tp]) => tp);
-    return { ok: true, value: { partitions, planner: (tp) => clamped(book, tp, requested.get(tp.topic, tp.partition) as number), warnings: [] } };
+    return { ok: true, value: { partitions, planner: (tp) => clamped(book, tp, requested.get(tp.topic, tp.partition) as bigint), warnings: [] } };
   }
   const scope = resolveScopePartitions(request.scope, facts.committed, facts.partitionsPerTopic);
   if (!scope.ok) {

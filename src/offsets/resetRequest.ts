@@ -8,7 +8,8 @@ export type ResetScenario =
   | { kind: 'to-earliest' }
   | { kind: 'to-latest' }
   | { kind: 'to-current' }
-  | { kind: 'to-offset'; offset: number }
+  /** A Java long: a bigint where it is beyond 2^53 (the plan clamps it to the log range, as the CLI does). */
+  | { kind: 'to-offset'; offset: number | bigint }
   | { kind: 'shift-by'; shift: number }
   /** The CLI's --to-datetime text, parsed exactly as Utils.getDateTime does (see datetime.ts). */
   | { kind: 'to-datetime'; datetime: string }

@@ -79,6 +79,18 @@ export function parseSafeInteger(text: string): number | null {
   return Number.isSafeInteger(value) ? value : null;
 }
 
+const JAVA_LONG_MIN = -(2n ** 63n);
+const JAVA_LONG_MAX = 2n ** 63n - 1n;
+
+/** Long.parseLong: optional sign, ASCII digits, the 64-bit range, exactly (as a bigint). Null when Java would throw. */
+export function parseJavaLong(text: string): bigint | null {
+  if (!/^[+-]?\d+$/.test(text)) {
+    return null;
+  }
+  const value = BigInt(text);
+  return value >= JAVA_LONG_MIN && value <= JAVA_LONG_MAX ? value : null;
+}
+
 const LEGAL_TOPIC = /^[a-zA-Z0-9._-]+$/;
 
 /** Kafka's topic name rule (Topic.validate): 1 to 249 of [a-zA-Z0-9._-], and not "." or "..". */

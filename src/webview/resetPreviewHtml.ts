@@ -20,6 +20,12 @@ export function resetPreviewHtml(parts: ResetPreviewHtmlParts): string {
     <button id="copy-execute" type="button" class="secondary" data-action="copyExecute">Copy CLI (execute)</button>
   </div>
   <p id="status" role="status" aria-live="polite"></p>
+  <section id="changed" class="changed" hidden>
+    <h2>The group changed since this preview</h2>
+    <p id="changed-summary"></p>
+    <ul id="changed-lines"></ul>
+    <button id="replan" type="button" data-action="replan">Re-plan</button>
+  </section>
   <ul id="warnings" class="warnings"></ul>
   <table id="plan">
     <thead><tr><th>Topic</th><th class="num">Partition</th><th class="num">Current</th><th class="num">New</th><th class="num">Difference</th><th>Warning</th></tr></thead>

@@ -32,16 +32,26 @@ export interface ResultRowData {
   status: string;
 }
 
+/** Execute found the group changed since the preview and wrote nothing. */
+export interface ChangedData {
+  summary: string;
+  /** One line per change: "legacy-events-0: previewed 700, now 0". */
+  lines: string[];
+}
+
 export type PreviewHostMessage =
+  /** A plan to show; a new one (after Re-plan) replaces the old and allows Execute again. */
   | { type: 'preview'; preview: PreviewData }
   | { type: 'status'; text: string; busy: boolean }
-  | { type: 'results'; summary: string; rows: ResultRowData[] };
+  | { type: 'results'; summary: string; rows: ResultRowData[] }
+  /** The plan is stale: Execute stays off until Re-plan brings a new one. */
+  | { type: 'changed'; changed: ChangedData };
 
-export type PreviewAction = 'execute' | 'cancel' | 'exportCsv' | 'copyDryRun' | 'copyExecute';
+export type PreviewAction = 'execute' | 'cancel' | 'exportCsv' | 'copyDryRun' | 'copyExecute' | 'replan';
 
 export type PreviewWebviewMessage = { type: 'ready' } | { type: 'action'; action: PreviewAction };
 
-const ACTIONS: ReadonlySet<string> = new Set<PreviewAction>(['execute', 'cancel', 'exportCsv', 'copyDryRun', 'copyExecute']);
+const ACTIONS: ReadonlySet<string> = new Set<PreviewAction>(['execute', 'cancel', 'exportCsv', 'copyDryRun', 'copyExecute', 'replan']);
 
 /** The page is untrusted input: accept only the exact shapes above. */
 export function isPreviewWebviewMessage(value: unknown): value is PreviewWebviewMessage {

@@ -9,7 +9,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
-import { executeReset, previewReset, undoReset } from '../../src/commands/resetFlow';
+import { executeReset, planUndo, previewReset, undoReset } from '../../src/commands/resetFlow';
 import { commandConfigProperties, PASSWORD_PLACEHOLDER } from '../../src/kafka/commandConfig';
 import type { SaslMechanism } from '../../src/kafka/connection';
 import { KafkaGroupAdmin } from '../../src/kafka/kafkaGroupAdmin';
@@ -115,11 +115,13 @@ describe('KafkaGroupAdmin on a real broker', function () {
   it('executes a reset, reads it back, and undo restores the offsets, deleting the one that did not exist', async () => {
     const preview = await previewReset(admin, { groupId: GROUP, scenario: { kind: 'to-latest' }, scope: { kind: 'topics', topics: [{ topic: TOPIC }] } });
     assert.ok(preview.ok);
-    const executed = await executeReset(admin, GROUP, preview.rows, Date.now());
+    const executed = await executeReset(admin, preview, { takenAt: Date.now(), saveUndo: async () => undefined });
+    assert.ok(executed.ok && executed.snapshot);
     assert.deepEqual(executed.results.filter((r) => r.error), []);
     assert.deepEqual((await admin.committedOffsets(GROUP)).map((c) => [c.partition, c.offset]), [[0, RECORDS], [1, RECORDS], [2, RECORDS]]);
-    const restored = await undoReset(admin, executed.snapshot);
-    assert.deepEqual(restored.filter((r) => r.error), []);
+    const restored = await undoReset(admin, executed.snapshot, await planUndo(admin, executed.snapshot));
+    assert.ok(restored.ok);
+    assert.deepEqual(restored.results.filter((r) => r.error), []);
     assert.deepEqual(await admin.committedOffsets(GROUP), [
       { topic: TOPIC, partition: 0, offset: 2, metadata: '' },
       { topic: TOPIC, partition: 1, offset: 5, metadata: 'kept by undo' },

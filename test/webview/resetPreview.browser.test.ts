@@ -1,8 +1,8 @@
 /**
  * The reset preview page in headless chromium, served with the extension's real HTML shell (so its
  * Content-Security-Policy is enforced) and media/resetPreview files: the plan renders as text (hostile
- * ids included), the buttons post their actions, busy and results states show, no CSP violation.
- * Leaves a screenshot in test/artifacts/reset-preview.png.
+ * ids included), the buttons post their actions, a stale plan's changes show with Re-plan, busy and results
+ * states show, no CSP violation. Leaves screenshots in test/artifacts/reset-preview{,-changed}.png.
  * Run: npx mocha --config test/webview/.mocharc.json
  */
 import { strict as assert } from 'node:assert';
@@ -120,10 +120,51 @@ describe('reset preview webview (chromium)', function () {
     assert.deepEqual((await posted()).slice(1), ['copyDryRun', 'copyExecute', 'exportCsv', 'execute', 'cancel'].map((action) => ({ type: 'action', action })));
   });
 
+  it('shows what changed since the preview as text, keeps Execute off until a new plan arrives, and Re-plan posts its action', async () => {
+    assert.equal(await page.locator('#changed').isVisible(), false);
+    const summary = `Not executed: ${HOSTILE} changed since this preview. Re-plan to see what the reset would commit now.`;
+    await send({ type: 'changed', changed: { summary, lines: ['state: previewed Empty, now Dead', 'legacy-events-0: previewed 700, now 0'] } });
+    await send({ type: 'status', text: 'Not executed.', busy: false });
+    await textBecomes(page.locator('#status'), 'Not executed.');
+    assert.equal(await page.locator('#changed').isVisible(), true);
+    assert.equal(await page.locator('#changed-summary').textContent(), summary);
+    assert.deepEqual(await page.locator('#changed-lines li').allTextContents(), ['state: previewed Empty, now Dead', 'legacy-events-0: previewed 700, now 0']);
+    assert.equal(await page.locator('img').count(), 0);
+    assert.equal(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined);
+    assert.equal(await page.locator('#execute').isDisabled(), true, 'a stale plan cannot be executed');
+    assert.equal(await page.locator('#copy-execute').isDisabled(), false);
+    mkdirSync(join(ROOT, 'test', 'artifacts'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'test', 'artifacts', 'reset-preview-changed.png'), fullPage: true });
+
+    const before = (await posted()).length;
+    await page.click('#replan');
+    assert.deepEqual((await posted()).slice(before), [{ type: 'action', action: 'replan' }]);
+    await send({
+      type: 'preview',
+      preview: {
+        groupId: HOSTILE,
+        cluster: 'Simulator (demo)',
+        groupState: 'Empty',
+        scenario: '--shift-by -100',
+        scope: '--all-topics',
+        rows: [{ topic: 'legacy-events', partition: 0, current: '0', next: '0', difference: '0', warning: '' }],
+        warnings: [],
+      },
+    });
+    const planned = 'Planned again from the group as it is now: check the new offsets, then Execute.';
+    await send({ type: 'status', text: planned, busy: false });
+    await textBecomes(page.locator('#status'), planned);
+    assert.equal(await page.locator('#changed').isVisible(), false);
+    assert.deepEqual(await page.locator('#plan tbody tr').evaluateAll((rows) => rows.map((r) => Array.from(r.children, (c) => c.textContent))), [
+      ['legacy-events', '0', '0', '0', '0', ''],
+    ]);
+    assert.equal(await page.locator('#execute').isDisabled(), false, 'the new plan can be executed');
+  });
+
   it('disables the buttons while busy, then shows the results and keeps Execute off', async () => {
     await send({ type: 'status', text: 'Committing the new offsets…', busy: true });
     await textBecomes(page.locator('#status'), 'Committing the new offsets…');
-    await countBecomes(page.locator('button[data-action]:disabled'), (n) => n === 5, 'all five buttons disabled');
+    await countBecomes(page.locator('button[data-action]:disabled'), (n) => n === 6, 'all six buttons disabled (Re-plan included)');
     await send({
       type: 'results',
       summary: '2 of 3 partition(s) were not reset.',

@@ -60,10 +60,44 @@ describe('commands/groupAdminFlows over the simulator', () => {
       summary: "Deleted 2 committed offset(s) of 'billing-archive' on legacy-events",
       lines: ['legacy-events-0: deleted', 'legacy-events-2: deleted'],
       // What undo commits again: the deleted offsets with their metadata.
-      undo: { groupId: 'billing-archive', takenAt, offsets: [before[0], before[2]] },
+      undo: { groupId: 'billing-archive', takenAt, offsets: [{ ...before[0], after: null }, { ...before[2], after: null }] },
     });
-    assert.match(prompts.confirmations[0].detail ?? '', /^legacy-events-0, legacy-events-2\./);
+    assert.equal(prompts.confirmations[0].message, "Delete the committed offsets of 'billing-archive' (Empty) for 2 partition(s) of legacy-events?");
+    assert.match(prompts.confirmations[0].detail ?? '', /^legacy-events-0 \(700\), legacy-events-2 \(250\)\./);
     assert.deepEqual((await fx.admin.committedOffsets('billing-archive')).map((c) => c.partition), [1]);
+  });
+
+  it('deletes nothing when an offset moved while the confirmation was shown, and asks again with the new offsets', async () => {
+    const prompts = new ScriptedAdminPrompts([{ pick: 'legacy-events' }, { pickMany: ['0', '2'] }], [true, true]);
+    prompts.whileConfirming = async (_options, index) => {
+      if (index === 0) {
+        await fx.admin.commitOffsets('billing-archive', [{ topic: 'legacy-events', partition: 2, offset: 300 }]);
+        assert.equal((await fx.admin.committedOffsets('billing-archive')).length, 3, 'nothing deleted before the second answer');
+      }
+    };
+    const outcome = await deleteOffsetsFlow(prompts, fx.admin, 'billing-archive');
+    assert.equal(prompts.confirmations.length, 2);
+    assert.equal(
+      prompts.confirmations[1].message,
+      "The group changed since you were asked (legacy-events-2: shown 250, now 300). Delete the committed offsets of 'billing-archive' (Empty) for 2 partition(s) of legacy-events?",
+    );
+    assert.match(prompts.confirmations[1].detail ?? '', /^legacy-events-0 \(700\), legacy-events-2 \(300\)\./);
+    assert.equal(outcome?.ok, true);
+    // Undo puts back what was really deleted: 300, not the 250 first shown.
+    assert.deepEqual(outcome?.undo?.offsets.map((o) => [o.partition, o.offset]), [[0, 700], [2, 300]]);
+  });
+
+  it('deletes nothing when the group stopped being Empty while the confirmation was shown', async () => {
+    const prompts = new ScriptedAdminPrompts([{ pick: 'legacy-events' }, { pickMany: ['0'] }], [true, false]);
+    prompts.whileConfirming = (_options, index) => {
+      if (index === 0) {
+        fx.source.control.addConsumer({ groupId: 'billing-archive', topics: ['legacy-events'] });
+        fx.source.advance(10000);
+      }
+    };
+    assert.equal(await deleteOffsetsFlow(prompts, fx.admin, 'billing-archive'), undefined);
+    assert.match(prompts.confirmations[1].message, /^The group changed since you were asked \(state: shown Empty, now Stable; legacy-events-0: shown 700, now \d+\)\. Delete .* \(Stable\) /);
+    assert.equal((await fx.admin.committedOffsets('billing-archive')).length, 3);
   });
 
   it('removes a static member by group.instance.id, which makes the group rebalance', async () => {

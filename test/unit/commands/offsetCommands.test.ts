@@ -11,12 +11,18 @@ import type { PreviewHostMessage } from '../../../src/webview/resetPreviewProtoc
 import type { SourceRegistry } from '../../../src/views/sourceRegistry';
 import type { GroupNode, MemberNode, TreeNode } from '../../../src/views/treeNodes';
 import { FakeMemento, installVscodeStub, StubHost, Uri, type FakeWebviewPanel } from '../views/vscodeStub';
+import { SimulatorExposures } from '../../../src/commands/simulatorExposures';
+import type { OffsetSnapshot } from '../../../src/offsets/undo';
+import { FaultyAdmin } from './faultyAdmin';
 import { ScriptedAdminPrompts } from './scriptedAdminPrompts';
+import { ScriptedPrompts } from './scriptedPrompts';
 import { demoAdmin, type SimAdminFixture } from './simAdminFixture';
 
 type OffsetCommandsModule = typeof import('../../../src/commands/offsetCommands');
 type RegistryModule = typeof import('../../../src/views/sourceRegistry');
 type CommandIdsModule = typeof import('../../../src/commands/commandIds');
+type ExposeModule = typeof import('../../../src/commands/exposeCommands');
+type VscodeWindow = typeof import('vscode')['window'];
 
 /** Re-checks between event-loop turns until the async handlers (file writes included) have done something. */
 async function settle<T>(what: string, probe: () => T | undefined): Promise<T> {
@@ -45,6 +51,9 @@ describe('commands/offsetCommands (vscode stub, simulator)', () => {
   let undoSnapshotKey: OffsetCommandsModule['undoSnapshotKey'];
   let disposables: Array<{ dispose(): unknown }>;
   let tmp: string;
+  let admin: FaultyAdmin;
+  let exposures: SimulatorExposures;
+  let log: import('vscode').LogOutputChannel;
 
   const groupNode = async (groupId: string): Promise<GroupNode> => {
     const detail = await fx.source.describeGroup(groupId);
@@ -53,6 +62,8 @@ describe('commands/offsetCommands (vscode stub, simulator)', () => {
   const run = (id: string, node: TreeNode): Promise<unknown> => Promise.resolve(host.commands.get(id)?.(node));
 
   let registerOffsetCommands: OffsetCommandsModule['registerOffsetCommands'];
+  let registerExposeCommands: ExposeModule['registerExposeCommands'];
+  let vscodeWindow: VscodeWindow;
   let Registry: RegistryModule['SourceRegistry'];
   let cachedBefore: Set<string>;
 
@@ -64,6 +75,8 @@ describe('commands/offsetCommands (vscode stub, simulator)', () => {
     ({ registerOffsetCommands, undoSnapshotKey } = require('../../../src/commands/offsetCommands') as OffsetCommandsModule);
     ({ SourceRegistry: Registry } = require('../../../src/views/sourceRegistry') as RegistryModule);
     COMMANDS = (require('../../../src/commands/commandIds') as CommandIdsModule).COMMANDS;
+    ({ registerExposeCommands } = require('../../../src/commands/exposeCommands') as ExposeModule);
+    vscodeWindow = (require('vscode') as typeof import('vscode')).window;
     /* eslint-enable @typescript-eslint/no-require-imports */
   });
 
@@ -82,12 +95,15 @@ describe('commands/offsetCommands (vscode stub, simulator)', () => {
       list.length = 0;
     }
     fx = demoAdmin();
+    admin = new FaultyAdmin(fx.admin);
     registry = new Registry();
-    registry.add({ source: fx.source, control: fx.source.control, admin: fx.admin });
+    registry.add({ source: fx.source, control: fx.source.control, admin });
     workspaceState = new FakeMemento();
     prompts = new ScriptedAdminPrompts([]);
-    const log = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as import('vscode').LogOutputChannel;
+    exposures = new SimulatorExposures();
+    log = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as import('vscode').LogOutputChannel;
     disposables = registerOffsetCommands({
+      exposures,
       registry,
       view: { refreshSource: async () => undefined },
       log,
@@ -133,13 +149,6 @@ describe('commands/offsetCommands (vscode stub, simulator)', () => {
       [2, '250', '150', '-100'],
     ]);
 
-    panel.receive({ type: 'action', action: 'copyDryRun' });
-    const dryRun = await settle('the dry-run CLI line', () => host.clipboard[0]);
-    assert.equal(
-      dryRun,
-      'kafka-consumer-groups.sh --bootstrap-server 127.0.0.1:9092,127.0.0.1:9093,127.0.0.1:9094 --group billing-archive --reset-offsets --shift-by -100 --all-topics --dry-run',
-    );
-
     panel.receive({ type: 'action', action: 'execute' });
     const [results] = await settle('the results', () => (posted(panel, 'results').length ? posted(panel, 'results') : undefined));
     assert.deepEqual(results.rows.map((r) => [r.partition, r.ok, r.status]), [
@@ -150,6 +159,7 @@ describe('commands/offsetCommands (vscode stub, simulator)', () => {
     assert.deepEqual((await fx.admin.committedOffsets('billing-archive')).map((c) => c.offset), [600, 900, 150]);
     const key = undoSnapshotKey(fx.source.id, 'billing-archive');
     assert.ok(workspaceState.get(key), 'the before-snapshot is stored');
+    assert.deepEqual(posted(panel, 'status').at(-1), { type: 'status', text: results.summary, busy: false });
 
     await run(COMMANDS.undoLastReset, node);
     assert.deepEqual(host.errorMessages, []);
@@ -190,9 +200,208 @@ describe('commands/offsetCommands (vscode stub, simulator)', () => {
       [0, '700', '5', ''],
       [2, '250', '1000', 'New offset (2000) is higher than latest offset for topic partition legacy-events-2. Value will be set to 1000'],
     ]);
+    exposures.set(fx.source.id, ['127.0.0.1:39092']);
     panel.receive({ type: 'action', action: 'copyExecute' });
     const line = await settle('the execute CLI line', () => host.clipboard[0]);
-    assert.ok(line.endsWith(`--group billing-archive --reset-offsets --from-file ${good} --execute`), line);
+    assert.equal(line, `kafka-consumer-groups.sh --bootstrap-server 127.0.0.1:39092 --group billing-archive --reset-offsets --from-file ${good} --execute`);
+  });
+
+  /** Opens the preview of a reset of billing-archive and says ready, as the page does. */
+  const openPreview = async (answers: ConstructorParameters<typeof ScriptedAdminPrompts>[0]): Promise<FakeWebviewPanel> => {
+    prompts = new ScriptedAdminPrompts([...answers]);
+    await run(COMMANDS.resetOffsets, await groupNode('billing-archive'));
+    assert.deepEqual(host.errorMessages, []);
+    const panel = host.webviewPanels[host.webviewPanels.length - 1];
+    panel.receive({ type: 'ready' });
+    return panel;
+  };
+  const offsets = async () => (await fx.admin.committedOffsets('billing-archive')).map((c) => c.offset);
+  const statuses = (panel: FakeWebviewPanel) => posted(panel, 'status').map((m) => m.text);
+  const SHIFT_BACK = [{ pick: 'Shift By…' }, { input: '-100' }, { pick: 'All topics' }];
+  const TO_EARLIEST = [{ pick: 'To Earliest' }, { pick: 'All topics' }];
+
+  it('refuses a stale preview: A executed after B reset the group shows what changed, Re-plan shows the new plan, Execute commits it', async () => {
+    const a = await openPreview(SHIFT_BACK);
+    const b = await openPreview(TO_EARLIEST);
+    b.receive({ type: 'action', action: 'execute' });
+    await settle('B executed', () => posted(b, 'results')[0]);
+    assert.deepEqual(await offsets(), [0, 0, 0]);
+    const undoKey = undoSnapshotKey(fx.source.id, 'billing-archive');
+    const afterB = workspaceState.get(undoKey);
+
+    a.receive({ type: 'action', action: 'execute' });
+    const [changed] = await settle('A refused', () => (posted(a, 'changed').length ? posted(a, 'changed') : undefined));
+    assert.deepEqual(changed.changed, {
+      summary: 'Not executed: billing-archive changed since this preview. Re-plan to see what the reset would commit now.',
+      lines: ['legacy-events-0: previewed 700, now 0', 'legacy-events-1: previewed 1000, now 0', 'legacy-events-2: previewed 250, now 0'],
+    });
+    assert.deepEqual(posted(a, 'results'), [], 'A shows no results');
+    assert.deepEqual(await offsets(), [0, 0, 0], 'A committed nothing');
+    assert.deepEqual(workspaceState.get(undoKey), afterB, "B's undo record stays");
+
+    a.receive({ type: 'action', action: 'execute' });
+    await settle('a second Execute says why it does not run', () =>
+      statuses(a).includes('The group changed since this preview: Re-plan, check the new offsets, then Execute.') ? true : undefined,
+    );
+
+    a.receive({ type: 'action', action: 'replan' });
+    await settle('the new plan', () => (posted(a, 'preview').length === 2 ? true : undefined));
+    const replanned = posted(a, 'preview')[1].preview;
+    assert.deepEqual(replanned.rows.map((r) => [r.partition, r.current, r.next]), [
+      [0, '0', '0'],
+      [1, '0', '0'],
+      [2, '0', '0'],
+    ]);
+    assert.deepEqual(await offsets(), [0, 0, 0], 'Re-plan writes nothing: the user confirms again');
+
+    // Someone commits again: the new plan is stale in turn.
+    await fx.admin.commitOffsets('billing-archive', [{ topic: 'legacy-events', partition: 1, offset: 500 }]);
+    a.receive({ type: 'action', action: 'execute' });
+    await settle('A refused again', () => (posted(a, 'changed').length === 2 ? true : undefined));
+    assert.deepEqual(posted(a, 'changed')[1].changed.lines, ['legacy-events-1: previewed 0, now 500']);
+    a.receive({ type: 'action', action: 'replan' });
+    await settle('the third plan', () => (posted(a, 'preview').length === 3 ? true : undefined));
+    a.receive({ type: 'action', action: 'execute' });
+    const [results] = await settle('A executed', () => (posted(a, 'results').length ? posted(a, 'results') : undefined));
+    assert.deepEqual(results.rows.map((r) => r.status), ['committed 0', 'committed 400', 'committed 0']);
+    assert.deepEqual(await offsets(), [0, 400, 0]);
+  });
+
+  it('a group that became active since the preview: Execute and Re-plan refuse with the CLI sentence, nothing is written', async () => {
+    const panel = await openPreview(SHIFT_BACK);
+    fx.source.control.addConsumer({ groupId: 'billing-archive', topics: ['legacy-events'] });
+    fx.source.advance(10000);
+    const before = await offsets();
+    const sentence = "Assignments can only be reset if the group 'billing-archive' is inactive, but the current state is Stable.";
+    panel.receive({ type: 'action', action: 'execute' });
+    await settle('the refusal', () => (statuses(panel).includes(`Failed: ${sentence}`) ? true : undefined));
+    panel.receive({ type: 'action', action: 'replan' });
+    await settle('the re-plan refusal', () => (statuses(panel).includes(`Re-plan failed: ${sentence}`) ? true : undefined));
+    assert.deepEqual(posted(panel, 'results'), []);
+    assert.equal(posted(panel, 'preview').length, 1, 'the old plan stays on show');
+    assert.deepEqual(await offsets(), before);
+  });
+
+  it('runs Execute while the "Save Client Properties…" notification of Copy as CLI waits for an answer', async () => {
+    exposures.set(fx.source.id, ['127.0.0.1:39092']);
+    (fx.source as unknown as { cliCommandConfig: () => unknown }).cliCommandConfig = () => ({ fileName: 'demo.properties', properties: 'security.protocol=SASL_SSL\n' });
+    const original = vscodeWindow.showInformationMessage;
+    const offered: string[] = [];
+    // The user never answers the notification.
+    (vscodeWindow as { showInformationMessage: unknown }).showInformationMessage = (message: string) => {
+      offered.push(message);
+      return new Promise(() => undefined);
+    };
+    try {
+      const panel = await openPreview(SHIFT_BACK);
+      panel.receive({ type: 'action', action: 'copyExecute' });
+      const line = await settle('the copied line', () => host.clipboard[0]);
+      assert.match(line, /--command-config demo\.properties --group billing-archive .* --execute$/);
+      await settle('the offer', () => offered[0]);
+      panel.receive({ type: 'action', action: 'execute' });
+      const [results] = await settle('the results, the offer still open', () => (posted(panel, 'results').length ? posted(panel, 'results') : undefined));
+      assert.deepEqual(results.rows.map((r) => r.status), ['committed 600', 'committed 900', 'committed 150']);
+    } finally {
+      (vscodeWindow as { showInformationMessage: unknown }).showInformationMessage = original;
+    }
+  });
+
+  it('says why Execute does not run while the commit is still in flight', async () => {
+    const panel = await openPreview(SHIFT_BACK);
+    let release = () => undefined as void;
+    admin.gate = new Promise<void>((resolve) => (release = resolve));
+    panel.receive({ type: 'action', action: 'execute' });
+    await settle('the commit sent', () => (admin.commits.length ? true : undefined));
+    panel.receive({ type: 'action', action: 'execute' });
+    await settle('the reason', () => (statuses(panel).includes('Still committing the new offsets; Execute is possible when that is done.') ? true : undefined));
+    assert.deepEqual(posted(panel, 'status').at(-1)?.busy, true, 'the page stays busy');
+    admin.gate = undefined;
+    release();
+    await settle('the results', () => posted(panel, 'results')[0]);
+    assert.equal(admin.commits.length, 1, 'one commit only');
+  });
+
+  it('Copy as CLI on the simulator refuses until it is exposed, then names the listeners it is served at', async () => {
+    const panel = await openPreview(SHIFT_BACK);
+    panel.receive({ type: 'action', action: 'copyExecute' });
+    const refusal = 'Reset Offsets failed: kafka-consumer-groups.sh cannot reach "Simulator (demo)": expose the simulator on a port first (Expose Simulator on a Port…)';
+    await settle('the refusal', () => (host.errorMessages.includes(refusal) ? true : undefined));
+    assert.deepEqual(host.clipboard, [], 'no line naming 127.0.0.1:9092, where a local Kafka may run');
+
+    const expose = registerExposeCommands(registry, log, new ScriptedPrompts([{ input: '0' }]), exposures);
+    try {
+      await run(COMMANDS.exposeSimulator, undefined as unknown as TreeNode);
+      const served = exposures.bootstrapServers(fx.source.id);
+      assert.ok(served && served.length === 3 && served.every((s) => /^127\.0\.0\.1:\d+$/.test(s) && s !== '127.0.0.1:9092'), String(served));
+      panel.receive({ type: 'action', action: 'copyDryRun' });
+      const line = await settle('the dry-run line', () => host.clipboard[0]);
+      assert.equal(line, `kafka-consumer-groups.sh --bootstrap-server ${served.join(',')} --group billing-archive --reset-offsets --shift-by -100 --all-topics --dry-run`);
+
+      await run(COMMANDS.stopExposingSimulator, undefined as unknown as TreeNode);
+      assert.equal(exposures.bootstrapServers(fx.source.id), undefined);
+      host.errorMessages.length = 0;
+      panel.receive({ type: 'action', action: 'copyDryRun' });
+      await settle('the refusal again', () => (host.errorMessages.includes(refusal) ? true : undefined));
+      assert.equal(host.clipboard.length, 1);
+    } finally {
+      expose.forEach((d) => d.dispose());
+    }
+  });
+
+  it('keeps an undo record of the partitions a partly refused reset changed, and the previous record when it changed none', async () => {
+    const key = undoSnapshotKey(fx.source.id, 'billing-archive');
+    admin.refuseAfter = { count: 1, error: 'COORDINATOR_NOT_AVAILABLE' };
+    const partial = await openPreview(TO_EARLIEST);
+    partial.receive({ type: 'action', action: 'execute' });
+    const [results] = await settle('the results', () => (posted(partial, 'results').length ? posted(partial, 'results') : undefined));
+    assert.deepEqual(results.rows.map((r) => r.status), ['committed 0', 'COORDINATOR_NOT_AVAILABLE', 'COORDINATOR_NOT_AVAILABLE']);
+    const record = workspaceState.get(key) as OffsetSnapshot;
+    assert.deepEqual(record.offsets.map((o) => [o.partition, o.offset, o.after]), [[0, 700, 0]]);
+
+    admin.refuseAfter = { count: 0, error: 'COORDINATOR_NOT_AVAILABLE' };
+    const none = await openPreview([{ pick: 'To Latest' }, { pick: 'All topics' }]);
+    none.receive({ type: 'action', action: 'execute' });
+    const [refused] = await settle('the refusals', () => (posted(none, 'results').length ? posted(none, 'results') : undefined));
+    assert.equal(refused.summary, '3 of 3 partition(s) were not reset.');
+    assert.deepEqual(workspaceState.get(key), record, 'the record of the first reset stays');
+  });
+
+  it('says the outcome is unknown when the broker goes during the commit, and keeps the whole undo record', async () => {
+    const panel = await openPreview(TO_EARLIEST);
+    admin.dropAfter = 2;
+    panel.receive({ type: 'action', action: 'execute' });
+    const [results] = await settle('the results', () => (posted(panel, 'results').length ? posted(panel, 'results') : undefined));
+    assert.equal(
+      results.summary,
+      'The commit failed and the offsets could not be read back: which of the 3 partition(s) were reset is unknown. "Undo Last Offset Change" restores those the reset reached.',
+    );
+    assert.ok(results.rows.every((r) => !r.ok && r.status.startsWith('Unknown: the commit failed')));
+    const record = workspaceState.get(undoSnapshotKey(fx.source.id, 'billing-archive')) as OffsetSnapshot;
+    assert.deepEqual(record.offsets.map((o) => [o.partition, o.offset, o.after]), [[0, 700, 0], [1, 1000, 0], [2, 250, 0]]);
+  });
+
+  it('Undo says when someone committed since the reset and asks before overwriting; offsets moving during the question ask again', async () => {
+    const panel = await openPreview(SHIFT_BACK);
+    panel.receive({ type: 'action', action: 'execute' });
+    await settle('executed', () => posted(panel, 'results')[0]);
+    await fx.admin.commitOffsets('billing-archive', [{ topic: 'legacy-events', partition: 1, offset: 950 }]);
+
+    prompts = new ScriptedAdminPrompts([], [true, true]);
+    prompts.whileConfirming = async (_options, index) => {
+      if (index === 0) {
+        await fx.admin.commitOffsets('billing-archive', [{ topic: 'legacy-events', partition: 2, offset: 160 }]);
+      }
+    };
+    await run(COMMANDS.undoLastReset, await groupNode('billing-archive'));
+    assert.deepEqual(host.errorMessages, []);
+    const [first, second] = prompts.confirmations;
+    assert.match(first.message, /^1 partition\(s\) of billing-archive were committed since the change of .*; undo overwrites those commits\. Put back the offsets from before anyway\?$/);
+    assert.equal(first.action, 'Undo Anyway');
+    assert.equal(first.detail, 'legacy-events-0: 600 → 700\nlegacy-events-1: 950 (the change left 900) → 1000\nlegacy-events-2: 150 → 250');
+    assert.match(second.message, /^The offsets changed while you were asked \(legacy-events-2: shown 150, now 160\)\. 2 partition\(s\) of billing-archive were committed since/);
+    assert.equal(second.detail, 'legacy-events-0: 600 → 700\nlegacy-events-1: 950 (the change left 900) → 1000\nlegacy-events-2: 160 (the change left 150) → 250');
+    assert.deepEqual(await offsets(), [700, 1000, 250]);
+    assert.deepEqual(host.infoMessages, ['Restored 3 offset(s) of billing-archive']);
   });
 
   it('refuses an active group with the CLI sentence before asking anything', async () => {

@@ -33,6 +33,11 @@ describe('commands/resetPrompts', () => {
 
   it('validates offsets, datetimes, durations and partition lists with the planner parsers', async () => {
     await assert.rejects(promptResetRequest(new ScriptedAdminPrompts([{ pick: 'To Offset…' }, { input: '1.5' }]), context()), /whole number/);
+    await assert.rejects(promptResetRequest(new ScriptedAdminPrompts([{ pick: 'To Offset…' }, { input: '9223372036854775808' }]), context()), /from -2\^63 to 2\^63-1/);
+    const beyond = await promptResetRequest(new ScriptedAdminPrompts([{ pick: 'To Offset…' }, { input: '9007199254740993' }, { pick: 'All topics' }]), context());
+    assert.deepEqual(beyond?.request.scenario, { kind: 'to-offset', offset: 9007199254740993n }, 'beyond 2^53 the offset stays exact');
+    const small = await promptResetRequest(new ScriptedAdminPrompts([{ pick: 'To Offset…' }, { input: ' 42 ' }, { pick: 'All topics' }]), context());
+    assert.deepEqual(small?.request.scenario, { kind: 'to-offset', offset: 42 });
     await assert.rejects(promptResetRequest(new ScriptedAdminPrompts([{ pick: 'To Date and Time…' }, { input: '2024-01-01T00:00:00Z' }]), context()), /milliseconds are required|Unparseable/);
     await assert.rejects(promptResetRequest(new ScriptedAdminPrompts([{ pick: 'By Duration…' }, { input: '1 hour' }]), context()), /Invalid scripted input/);
     const partitions = new ScriptedAdminPrompts([{ pick: 'To Earliest' }, { pick: 'Specific partitions…' }, { input: 'orders:0,1 payments:2' }]);

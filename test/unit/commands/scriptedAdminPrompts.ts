@@ -5,6 +5,8 @@ import { ScriptedPrompts, type Answer } from './scriptedPrompts';
 export class ScriptedAdminPrompts extends ScriptedPrompts implements AdminPrompts {
   readonly confirmations: ConfirmOptions[] = [];
   readonly openDialogs: OpenFileOptions[] = [];
+  /** Runs while a confirmation is shown (before it is answered): what others do meanwhile. */
+  whileConfirming: ((options: ConfirmOptions, index: number) => Promise<void> | void) | undefined;
 
   constructor(
     answers: Answer[],
@@ -16,6 +18,7 @@ export class ScriptedAdminPrompts extends ScriptedPrompts implements AdminPrompt
 
   async confirm(options: ConfirmOptions): Promise<boolean> {
     this.confirmations.push(options);
+    await this.whileConfirming?.(options, this.confirmations.length - 1);
     const answer = this.confirmAnswers.shift();
     if (answer === undefined) {
       throw new Error(`No scripted confirmation left for "${options.message}"`);

@@ -46,9 +46,9 @@ describe('parseResetCsv', () => {
       ok: true,
       format: 'topic,partition,offset',
       rows: [
-        { group: null, topic: 'orders', partition: 0, offset: 10, line: 1 },
-        { group: null, topic: 'orders', partition: 1, offset: -3, line: 2 },
-        { group: null, topic: 'payments', partition: 2, offset: 7, line: 3 },
+        { group: null, topic: 'orders', partition: 0, offset: 10n, line: 1 },
+        { group: null, topic: 'orders', partition: 1, offset: -3n, line: 2 },
+        { group: null, topic: 'payments', partition: 2, offset: 7n, line: 3 },
       ],
     });
   });
@@ -57,8 +57,8 @@ describe('parseResetCsv', () => {
     const parsed = expectOk(parseResetCsv('"g,1",orders,0,10\ng2,orders,0,11\n"g,1",payments,1,+5\n'));
     assert.equal(parsed.format, 'group,topic,partition,offset');
     assert.deepEqual(resetCsvRowsForGroup(parsed, 'g,1').map((row) => [row.topic, row.partition, row.offset, row.line]), [
-      ['orders', 0, 10, 1],
-      ['payments', 1, 5, 3],
+      ['orders', 0, 10n, 1],
+      ['payments', 1, 5n, 3],
     ]);
     assert.deepEqual(resetCsvRowsForGroup(parsed, 'g3'), []);
   });
@@ -75,11 +75,29 @@ describe('parseResetCsv', () => {
     const parsed = expectOk(parseResetCsv(exportResetCsv(groups)));
     const back = groups.map(({ groupId }) => ({
       groupId,
-      rows: resetCsvRowsForGroup(parsed, groupId).map(({ topic, partition, offset }) => ({ topic, partition, newOffset: offset })),
+      rows: resetCsvRowsForGroup(parsed, groupId).map(({ topic, partition, offset }) => ({ topic, partition, newOffset: Number(offset) })),
     }));
     assert.deepEqual(back, groups);
     const single = expectOk(parseResetCsv(exportResetCsv([{ groupId: 'g1', rows: plan }])));
-    assert.deepEqual(single.rows.map(({ topic, partition, offset }) => ({ topic, partition, newOffset: offset })), plan);
+    assert.deepEqual(single.rows.map(({ topic, partition, offset }) => ({ topic, partition, newOffset: Number(offset) })), plan);
+  });
+
+  it('skips a leading byte-order mark, so the first row keeps its group and topic', () => {
+    const withGroup = expectOk(parseResetCsv('\uFEFFg1,orders,0,10\ng1,orders,1,11\n'));
+    assert.deepEqual(resetCsvRowsForGroup(withGroup, 'g1').map((row) => [row.group, row.topic, row.partition, row.line]), [
+      ['g1', 'orders', 0, 1],
+      ['g1', 'orders', 1, 2],
+    ]);
+    const withoutGroup = expectOk(parseResetCsv('\uFEFForders,0,10\r\n'));
+    assert.deepEqual(withoutGroup.rows.map((row) => [row.topic, row.offset]), [['orders', 10n]]);
+    // Only at the very start: a mark inside a line is still a character of that value.
+    assert.deepEqual(resetCsvRowsForGroup(expectOk(parseResetCsv('g1,orders,0,1\n\uFEFFg1,orders,1,2\n')), 'g1').map((row) => row.line), [1]);
+  });
+
+  it('reads offsets exactly over the whole Java long range, and names the line of one beyond it', () => {
+    const parsed = expectOk(parseResetCsv('orders,0,9007199254740993\norders,1,9223372036854775807\norders,2,-9223372036854775808\n'));
+    assert.deepEqual(parsed.rows.map((row) => row.offset), [2n ** 53n + 1n, 2n ** 63n - 1n, -(2n ** 63n)]);
+    assert.equal(errorOf(parseResetCsv('orders,0,1\norders,1,9223372036854775808\n')), "Line 2: offset '9223372036854775808' is outside the range of a Java long (-2^63 to 2^63-1)");
   });
 
   it('names the line of each bad row', () => {

@@ -135,6 +135,15 @@ describe('planReset', () => {
       assert.match(rows(low)[2].warning ?? '', /higher than latest offset for topic partition orders-2\. Value will be set to 0/);
     });
 
+    it('to-offset takes any Java long exactly and clamps it', async () => {
+      const scope: ResetScope = { kind: 'topics', topics: [{ topic: 'orders', partitions: [0] }] };
+      const high = await planReset(request({ kind: 'to-offset', offset: 2n ** 63n - 1n }, scope), facts());
+      assert.deepEqual(rows(high).map((r) => [r.newOffset, r.warning]), [
+        [100, 'New offset (9223372036854775807) is higher than latest offset for topic partition orders-0. Value will be set to 100'],
+      ]);
+      assert.match(errorOf(await planReset(request({ kind: 'to-offset', offset: 2n ** 63n }, scope), facts())), /Cannot parse argument '9223372036854775808' of option to-offset/);
+    });
+
     it('to-offset rejects a non-integer offset', async () => {
       assert.match(errorOf(await planReset(request({ kind: 'to-offset', offset: 1.5 }), facts())), /Cannot parse argument '1\.5' of option to-offset/);
     });
@@ -258,6 +267,16 @@ describe('planReset', () => {
     it('fails like the CLI when the file has no rows for the group', async () => {
       const csv = 'other,orders,0,99\n';
       assert.equal(errorOf(await planReset(request({ kind: 'from-file', csv }), facts())), 'No reset plan for group g1 found');
+    });
+
+    it('clamps offsets beyond 2^53 exactly to the log end, as checkOffsetsRange does, and names them in full', async () => {
+      const csv = '\uFEFForders,0,9223372036854775807\norders,1,-9007199254740993\n';
+      const result = await planReset(request({ kind: 'from-file', csv }), facts());
+      assert.deepEqual(summary(result), ['orders-0=100', 'orders-1=0']);
+      assert.deepEqual(rows(result).map((row) => row.warning), [
+        'New offset (9223372036854775807) is higher than latest offset for topic partition orders-0. Value will be set to 100',
+        'New offset (-9007199254740993) is lower than earliest offset for topic partition orders-1. Value will be set to 0',
+      ]);
     });
 
     it('passes on CSV errors with their line', async () => {

@@ -24,7 +24,7 @@ describe('webview/resetPreviewHtml', () => {
   it('has a button for every action the page script can send', () => {
     const html = resetPreviewHtml(parts);
     const actions = [...html.matchAll(/data-action="([a-zA-Z]+)"/g)].map((m) => m[1]);
-    assert.deepEqual(actions, ['execute', 'cancel', 'exportCsv', 'copyDryRun', 'copyExecute']);
+    assert.deepEqual(actions, ['execute', 'cancel', 'exportCsv', 'copyDryRun', 'copyExecute', 'replan']);
   });
 
   it('refuses values that could break out of an attribute', () => {

@@ -3,7 +3,7 @@ import { isPreviewWebviewMessage } from '../../../src/webview/resetPreviewProtoc
 
 describe('webview/resetPreviewProtocol', () => {
   it('accepts the page messages and nothing else', () => {
-    for (const good of [{ type: 'ready' }, ...['execute', 'cancel', 'exportCsv', 'copyDryRun', 'copyExecute'].map((action) => ({ type: 'action', action }))]) {
+    for (const good of [{ type: 'ready' }, ...['execute', 'cancel', 'exportCsv', 'copyDryRun', 'copyExecute', 'replan'].map((action) => ({ type: 'action', action }))]) {
       assert.equal(isPreviewWebviewMessage(good), true, JSON.stringify(good));
     }
     const bad: unknown[] = [
