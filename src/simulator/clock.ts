@@ -81,6 +81,12 @@ export class VirtualClock {
   private seq = 0;
   private readonly heap = new EventHeap();
   private executed = 0;
+  /**
+   * When set, an event that throws is reported here and the queue goes on with the next event;
+   * when null the error propagates (scenarios and tests want engine bugs loud). A server that takes
+   * requests from sockets sets it: nothing a client sends may stop the clock or the process.
+   */
+  onEventError: ((error: unknown) => void) | null = null;
 
   constructor(startTime = 0) {
     this.current = startTime;
@@ -156,7 +162,15 @@ export class VirtualClock {
       head.done = true;
       this.current = head.time;
       this.executed++;
-      head.run(head.arg);
+      if (this.onEventError === null) {
+        head.run(head.arg);
+      } else {
+        try {
+          head.run(head.arg);
+        } catch (error) {
+          this.onEventError(error);
+        }
+      }
     }
     this.current = time;
   }
