@@ -6,6 +6,7 @@
  */
 import { ByteWriter } from '../../../../src/kafka/protocol/wire';
 import { subscriptionToWire } from '../../../../src/simulator/server/memberProtocol';
+import { crc32c } from '../../../../src/simulator/server/crc32c';
 import { encodeRecordBatch } from '../../../../src/simulator/server/recordBatch';
 
 export type Field =
@@ -14,7 +15,9 @@ export type Field =
   | { kind: 'string'; value: string | null }
   | { kind: 'bytes'; value: Buffer | null }
   /** A classic ARRAY; `count` overrides the item count written (a lie about the length). */
-  | { kind: 'array'; items: Field[][]; count?: number };
+  | { kind: 'array'; items: Field[][]; count?: number }
+  /** Bytes written as they are (a string whose length prefix lies, say). */
+  | { kind: 'raw'; value: Buffer };
 
 export interface CorpusRequest {
   apiKey: number;
@@ -61,6 +64,9 @@ export function encodeFields(fields: readonly Field[], w = new ByteWriter()): By
           encodeFields(item, w);
         }
         break;
+      case 'raw':
+        w.raw(field.value);
+        break;
     }
   }
   return w;
@@ -86,10 +92,11 @@ export function producedBatch(records = 1): Buffer {
 
 const topicPartitions = (topic: string, partitions: number[]): Field[] => [str(topic), arr(...partitions.map((p) => [i32(p)]))];
 
-/** Every served API at the versions the mutations start from (each API's lowest and highest). */
-export function requestCorpus(): CorpusRequest[] {
-  const group = 'fuzzed';
+/** Every served API at the versions the mutations start from (each API's lowest and highest), for group `group`. */
+export function requestCorpus(group = 'fuzzed'): CorpusRequest[] {
   const joinProtocols = arr([str('range'), bytes(subscription(['orders']))], [str('roundrobin'), bytes(subscription(['orders']))]);
+  // One protocol, as kafkajs joins by default.
+  const oneProtocol = arr([str('roundrobin'), bytes(subscription(['orders']))]);
   const list: CorpusRequest[] = [
     { apiKey: 0, apiVersion: 3, label: 'Produce v3', route: { topic: 'orders', partition: 0 }, fields: [str(null), i16(1), i32(1000), arr([str('orders'), arr([i32(0), bytes(producedBatch(2))])])] },
     { apiKey: 0, apiVersion: 7, label: 'Produce v7', route: { topic: 'orders', partition: 1 }, fields: [str(null), i16(-1), i32(1000), arr([str('orders'), arr([i32(1), bytes(producedBatch(1))])])] },
@@ -125,6 +132,8 @@ export function requestCorpus(): CorpusRequest[] {
     { apiKey: 10, apiVersion: 2, label: 'FindCoordinator v2', route: null, fields: [str('fuzz-txn'), i8(1)] },
     { apiKey: 11, apiVersion: 0, label: 'JoinGroup v0', route: { group }, fields: [str(group), i32(10000), str(''), str('consumer'), joinProtocols] },
     { apiKey: 11, apiVersion: 3, label: 'JoinGroup v3', route: { group }, fields: [str(group), i32(10000), i32(20000), str(''), str('consumer'), joinProtocols] },
+    { apiKey: 11, apiVersion: 1, label: 'JoinGroup v1 (one protocol)', route: { group }, fields: [str(group), i32(10000), i32(10000), str(''), str('consumer'), oneProtocol] },
+    { apiKey: 11, apiVersion: 5, label: 'JoinGroup v5 (one protocol)', route: { group }, fields: [str(group), i32(10000), i32(10000), str(''), str(null), str('consumer'), oneProtocol] },
     { apiKey: 11, apiVersion: 5, label: 'JoinGroup v5', route: { group }, fields: [str(group), i32(10000), i32(20000), str(''), str('fuzz-static'), str('consumer'), joinProtocols] },
     { apiKey: 12, apiVersion: 0, label: 'Heartbeat v0', route: { group }, fields: [str(group), i32(1), str('member')] },
     { apiKey: 12, apiVersion: 3, label: 'Heartbeat v3', route: { group }, fields: [str(group), i32(1), str('member'), str(null)] },
@@ -156,4 +165,33 @@ export function requestCorpus(): CorpusRequest[] {
     { apiKey: 47, apiVersion: 0, label: 'OffsetDelete v0', route: { group }, fields: [str('fuzz-simple'), arr(topicPartitions('orders', [0]))] },
   ];
   return list;
+}
+
+/** An empty v2 batch whose header claims 2^31 - 1 records (CRC correct), as a hostile producer sends it. */
+export function lyingEmptyBatch(): Buffer {
+  const batch = Buffer.from(producedBatch(1).subarray(0, 61));
+  batch.writeInt32BE(49, 8);
+  batch.writeInt32BE(2 ** 31 - 2, 23);
+  batch.writeInt32BE(2 ** 31 - 1, 57);
+  batch.writeUInt32BE(crc32c(batch.subarray(21)), 17);
+  return batch;
+}
+
+/** The inputs that once ended the process, exhausted its memory or lost records, as requests to mutate further. */
+export function attackCorpus(group: string): CorpusRequest[] {
+  const twice = arr([str('range'), bytes(subscription(['orders']))], [str('range'), bytes(subscription(['orders']))]);
+  return [
+    { apiKey: 11, apiVersion: 0, label: 'JoinGroup v0 naming one protocol twice', route: { group }, fields: [str(group), i32(10000), str(''), str('consumer'), twice] },
+    { apiKey: 8, apiVersion: 2, label: 'OffsetCommit v2 above 2^53', route: { group }, fields: [str(group), i32(-1), str(''), i64(-1), arr([str('orders'), arr([i32(0), i64(2n ** 53n + 2n), str('')])])] },
+    { apiKey: 9, apiVersion: 3, label: 'OffsetFetch v3 of every offset', route: { group }, fields: [str(group), { kind: 'array', items: [], count: -1 }] },
+    { apiKey: 19, apiVersion: 1, label: 'CreateTopics v1 of 10^7 partitions', route: null, fields: [arr([str(`huge-${group}`), i32(10_000_000), i16(1), arr(), arr()]), i32(1000), i8(0)] },
+    { apiKey: 0, apiVersion: 3, label: 'Produce v3 of an empty batch claiming 2^31 - 1 records', route: { topic: 'orders', partition: 2 }, fields: [str(null), i16(1), i32(1000), arr([str('orders'), arr([i32(2), bytes(lyingEmptyBatch())])])] },
+    {
+      apiKey: 1,
+      apiVersion: 4,
+      label: 'Fetch v4 parked past the end for a long wait',
+      route: { topic: 'orders', partition: 2 },
+      fields: [i32(-1), i32(600_000), i32(1), i32(1 << 20), i8(0), arr([str('orders'), arr([i32(2), i64(1_000_000), i32(1 << 20)])])],
+    },
+  ];
 }
