@@ -22,7 +22,7 @@ export interface KafkaServerOptions {
   speed?: number;
   /** Where connection problems are reported; default stderr. */
   log?: (line: string) => void;
-  /** Kafka's max.connections: connections past it are refused with a log line; default 1000. */
+  /** Kafka's max.connections: connections past it are refused with a log line; default 500. */
   maxConnections?: number;
   /** Kafka's connections.max.idle.ms: a connection with no traffic for this long is closed; default 600000. */
   connectionsMaxIdleMs?: number;
@@ -35,7 +35,8 @@ export interface KafkaServerOptions {
   maxBufferedRequestBytes?: number;
 }
 
-export const DEFAULT_MAX_CONNECTIONS = 1000;
+/** Below the common soft limit of 1024 open files, so a flood is refused (and logged) before accept fails. */
+export const DEFAULT_MAX_CONNECTIONS = 500;
 export const DEFAULT_CONNECTIONS_MAX_IDLE_MS = 600_000;
 export const DEFAULT_MAX_BUFFERED_REQUEST_BYTES = 128 * 1024 * 1024;
 /** At most one "connection refused" line per this many ms, with a count of the refusals in between. */
