@@ -49,6 +49,15 @@ class EventHeap {
     items[i] = entry;
   }
 
+  /** Drops the entries `keep` refuses; a sorted array is a valid heap, so sorting restores the order. */
+  retain(keep: (entry: QueueEntry) => boolean): void {
+    const kept = this.items.filter(keep).sort((a, b) => a.time - b.time || a.seq - b.seq);
+    this.items.length = kept.length;
+    for (let i = 0; i < kept.length; i++) {
+      this.items[i] = kept[i];
+    }
+  }
+
   pop(): QueueEntry | undefined {
     const items = this.items;
     const top = items[0];
@@ -76,11 +85,22 @@ class EventHeap {
   }
 }
 
+/** The heap is swept of cancelled entries only past this many, so small queues never pay for it. */
+const COMPACT_MIN_CANCELLED = 1024;
+
 export class VirtualClock {
   private current: number;
   private seq = 0;
   private readonly heap = new EventHeap();
   private executed = 0;
+  /** Entries cancelled but still in the heap. */
+  private cancelledInHeap = 0;
+  /**
+   * When set, an event that throws is reported here and the queue goes on with the next event;
+   * when null the error propagates (scenarios and tests want engine bugs loud). A server that takes
+   * requests from sockets sets it: nothing a client sends may stop the clock or the process.
+   */
+  onEventError: ((error: unknown) => void) | null = null;
 
   constructor(startTime = 0) {
     this.current = startTime;
@@ -128,8 +148,16 @@ export class VirtualClock {
   }
 
   cancel(task: ScheduledTask | undefined | null): void {
-    if (task) {
-      (task as QueueEntry).done = true;
+    const entry = task as QueueEntry | undefined | null;
+    if (entry && !entry.done) {
+      entry.done = true;
+      this.cancelledInHeap++;
+      // Cancelled entries wait in the heap for their time; when they are most of it (many long
+      // timers cancelled early, e.g. parked fetches), they are swept so they cannot pile up.
+      if (this.cancelledInHeap > COMPACT_MIN_CANCELLED && this.cancelledInHeap * 2 > this.heap.size) {
+        this.heap.retain((e) => !e.done);
+        this.cancelledInHeap = 0;
+      }
     }
   }
 
@@ -151,12 +179,21 @@ export class VirtualClock {
       }
       this.heap.pop();
       if (head.done) {
+        this.cancelledInHeap--;
         continue;
       }
       head.done = true;
       this.current = head.time;
       this.executed++;
-      head.run(head.arg);
+      if (this.onEventError === null) {
+        head.run(head.arg);
+      } else {
+        try {
+          head.run(head.arg);
+        } catch (error) {
+          this.onEventError(error);
+        }
+      }
     }
     this.current = time;
   }
@@ -169,6 +206,7 @@ export class VirtualClock {
     let head = this.heap.peek();
     while (head && head.done) {
       this.heap.pop();
+      this.cancelledInHeap--;
       head = this.heap.peek();
     }
   }

@@ -7,6 +7,11 @@ export const OFFSETS_TOPIC = '__consumer_offsets';
 export const OFFSETS_TOPIC_PARTITIONS = 50;
 const LEGAL_TOPIC_NAME = /^[a-zA-Z0-9._-]+$/;
 const MAX_TOPIC_NAME_LENGTH = 249;
+/**
+ * Partitions the simulator holds across its user topics (and so in one topic): each costs a log,
+ * and a client's request must not make it allocate without bound. Scenarios are held to it too.
+ */
+export const MAX_CLUSTER_PARTITIONS = 100_000;
 
 export interface SimTopic {
   readonly name: string;
@@ -46,6 +51,7 @@ export class SimCluster {
   readonly brokers: BrokerRef[];
   readonly clusterId: string;
   private readonly topics = new Map<string, SimTopic>();
+  private userPartitions = 0;
 
   constructor(
     private readonly random: SeededRandom,
@@ -77,6 +83,10 @@ export class SimCluster {
     if (!Number.isInteger(partitions) || partitions < 1) {
       throw new Error(`Topic "${name}" needs a positive integer partition count, got ${partitions}`);
     }
+    const room = this.partitionRoom();
+    if (partitions > room) {
+      throw new Error(`Topic "${name}" with ${partitions} partition(s) would pass the simulator's limit of ${MAX_CLUSTER_PARTITIONS} partitions (${room} left)`);
+    }
     return this.addTopic(name, partitions, false);
   }
 
@@ -92,6 +102,11 @@ export class SimCluster {
       throw new Error(`Unknown topic "${name}"; known topics: ${known.length ? known.join(', ') : '(none)'}`);
     }
     return topic;
+  }
+
+  /** Partitions new user topics may still have under MAX_CLUSTER_PARTITIONS. */
+  partitionRoom(): number {
+    return MAX_CLUSTER_PARTITIONS - this.userPartitions;
   }
 
   userTopics(): SimTopic[] {
@@ -134,6 +149,9 @@ export class SimCluster {
       leaders: Array.from({ length: partitions }, (_, p) => this.brokers[(start + p) % this.brokers.length].nodeId),
     };
     this.topics.set(name, topic);
+    if (!internal) {
+      this.userPartitions += partitions;
+    }
     return topic;
   }
 }

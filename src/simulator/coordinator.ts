@@ -17,6 +17,7 @@ import type {
   DescribeGroupsResponse,
   HeartbeatRequest,
   HeartbeatResponse,
+  JoinGroupProtocol,
   JoinGroupRequest,
   JoinGroupResponse,
   LeaveGroupRequest,
@@ -141,6 +142,15 @@ export class GroupCoordinator {
     }
     if (request.sessionTimeoutMs < this.config.minSessionTimeoutMs || request.sessionTimeoutMs > this.config.maxSessionTimeoutMs) {
       reply(joinError(request.memberId, 'INVALID_SESSION_TIMEOUT'));
+      return;
+    }
+    const duplicate = firstDuplicateProtocol(request.protocols);
+    if (duplicate !== undefined) {
+      // Kafka reads the list into a multiset and counts each name per occurrence, so a member naming one
+      // protocol twice leaves no protocol "supported by all members" and its coordinator fails in
+      // ClassicGroupMember.vote when the join completes. We refuse it at the door instead, with the
+      // error Kafka gives any protocol list the group cannot use (an empty one, KAFKA-6005).
+      reply(joinError(request.memberId, 'INCONSISTENT_GROUP_PROTOCOL'));
       return;
     }
     const isUnknownMember = request.memberId === '';
@@ -792,6 +802,10 @@ export class GroupCoordinator {
         let errorCode: KafkaErrorCode = 'NONE';
         if (metadata.length > this.config.offsetMetadataMaxBytes) {
           errorCode = 'OFFSET_METADATA_TOO_LARGE';
+        } else if (!Number.isSafeInteger(p.offset)) {
+          // Offsets are JS numbers, exact to 2^53 - 1 (centuries of a million records a second); one
+          // past that would be stored rounded and could not be answered to OffsetFetch, so it is refused.
+          errorCode = 'OFFSET_OUT_OF_RANGE';
         } else if (!this.partitionExists(topic.name, p.partition)) {
           errorCode = 'UNKNOWN_TOPIC_OR_PARTITION';
         } else {
@@ -1049,4 +1063,16 @@ export class GroupCoordinator {
     }
     this.events.emit(event);
   }
+}
+
+/** The first protocol name listed twice, if any. */
+function firstDuplicateProtocol(protocols: readonly JoinGroupProtocol[]): string | undefined {
+  const seen = new Set<string>();
+  for (const { name } of protocols) {
+    if (seen.has(name)) {
+      return name;
+    }
+    seen.add(name);
+  }
+  return undefined;
 }

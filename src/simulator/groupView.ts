@@ -7,8 +7,22 @@ function tpOrder(a: { topic: string; partition: number }, b: { topic: string; pa
   return a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition;
 }
 
-/** The isolation level of the group's running consumers: read_committed only when all of them use it. */
-function groupIsolation(sim: Simulation, groupId: string): IsolationLevel | undefined {
+/**
+ * Which groups read with isolation.level=read_committed, as the user says (the
+ * kafkaGroupLens.readCommittedGroups setting): a broker never learns it, so for real clients of
+ * the exposed simulator, as for a real cluster, only the user can tell.
+ */
+export type IsolationLevelLookup = (groupId: string) => IsolationLevel;
+
+/**
+ * read_committed when the user's lookup says so (whoever the group's consumers are, simulated or
+ * real clients of the server), else that of the group's running simulated consumers:
+ * read_committed only when all of them use it.
+ */
+function groupIsolation(sim: Simulation, groupId: string, userSays: IsolationLevelLookup | undefined): IsolationLevel | undefined {
+  if (userSays?.(groupId) === 'read_committed') {
+    return 'read_committed';
+  }
   const running = sim.listConsumers(groupId).filter((c) => c.status === 'running' || c.status === 'paused');
   if (running.length === 0) {
     return undefined;
@@ -33,7 +47,7 @@ function addTransactionalOffsets(sim: Simulation, r: PartitionOffsets, isolation
   r.markerOnlyLag = end > r.committedOffset && log.visibleRecords(r.committedOffset, end, 'read_uncommitted') === 0;
 }
 
-export function describeSimGroup(sim: Simulation, groupId: string): GroupDetail {
+export function describeSimGroup(sim: Simulation, groupId: string, isolationLevelFor?: IsolationLevelLookup): GroupDetail {
   const described = sim.coordinator.describeGroupNow(groupId);
   const group = sim.coordinator.group(groupId);
   const rows = new Map<string, PartitionOffsets>();
@@ -63,6 +77,9 @@ export function describeSimGroup(sim: Simulation, groupId: string): GroupDetail 
   if (group) {
     for (const [topic, partitions] of group.offsets) {
       for (const [partition, committed] of partitions) {
+        if (committed.offset < 0) {
+          continue; // -1 is "no offset", as OffsetFetch answers it and KafkaSource reads it
+        }
         const r = row(topic, partition);
         r.committedOffset = committed.offset;
         r.commitMetadata = committed.metadata;
@@ -73,12 +90,13 @@ export function describeSimGroup(sim: Simulation, groupId: string): GroupDetail 
   for (const p of pending) {
     row(p.topic, p.partition).pendingTransactionalOffset = p.value.offset;
   }
-  const isolation = groupIsolation(sim, groupId);
+  const isolation = groupIsolation(sim, groupId, isolationLevelFor);
   let totalLag: number | null = null;
   const offsets = [...rows.values()].sort(tpOrder);
   for (const r of offsets) {
     if (r.committedOffset !== null && r.logEndOffset !== null) {
-      r.lag = Math.max(0, r.logEndOffset - r.committedOffset);
+      // Unclamped, as kafka-consumer-groups.sh and KafkaSource show it: a commit above the end is negative lag.
+      r.lag = r.logEndOffset - r.committedOffset;
       totalLag = (totalLag ?? 0) + r.lag;
     }
     addTransactionalOffsets(sim, r, isolation);
@@ -109,12 +127,12 @@ export function describeSimGroup(sim: Simulation, groupId: string): GroupDetail 
 }
 
 /** Every live group, sorted by id. */
-export function listSimGroups(sim: Simulation): GroupSummary[] {
+export function listSimGroups(sim: Simulation, isolationLevelFor?: IsolationLevelLookup): GroupSummary[] {
   return sim.coordinator
     .groupIds()
     .sort()
     .map((id) => {
-      const { members: _members, offsets: _offsets, leaderId: _leaderId, isolationLevel: _isolationLevel, ...summary } = describeSimGroup(sim, id);
+      const { members: _members, offsets: _offsets, leaderId: _leaderId, isolationLevel: _isolationLevel, ...summary } = describeSimGroup(sim, id, isolationLevelFor);
       return summary;
     });
 }

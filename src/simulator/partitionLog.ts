@@ -89,10 +89,24 @@ export class PartitionLog {
     (this.waiters ??= new Set()).add(waiter);
   }
 
+  /** Forgets a waiter that no longer waits (answered by a timeout, or its connection closed). */
+  stopWaiting(waiter: DataWaiter): void {
+    this.waiters?.delete(waiter);
+  }
+
+  /** Waiters registered and not yet woken (for leak checks). */
+  get waiterCount(): number {
+    return this.waiters?.size ?? 0;
+  }
+
   /** Appends `count` records stamped `timestamp`; returns the base offset. */
   append(count: number, timestamp: number): number {
     if (!Number.isInteger(count) || count < 0) {
       throw new Error(`Record count must be a non-negative integer, got ${count}`);
+    }
+    if (!Number.isSafeInteger(this.hw + count)) {
+      // Past 2^53 - 1 the high watermark would round: records would be counted as stored and lost.
+      throw new Error(`Cannot append ${count} record(s) at offset ${this.hw}: offsets are exact only up to ${Number.MAX_SAFE_INTEGER}`);
     }
     const base = this.hw;
     if (count === 0) {

@@ -2,7 +2,11 @@
  * The JSON scenario format (documented in docs/scenarios.md) and its validation. Every problem is
  * reported with the path of the bad field and what was expected; all problems are listed at once.
  */
+import { MAX_CLUSTER_PARTITIONS } from './cluster';
+import { CONSUMER_DEFAULTS } from './consumer';
 import type { AssignorName, ConsumerSpec } from './control';
+import { DEFAULT_COORDINATOR_CONFIG } from './coordinator';
+import { scenarioWorkIssues } from './scenarioWork';
 
 export interface ScenarioConsumer extends ConsumerSpec {
   /** Name used by actions ("crash orders-2"); also the control handle. */
@@ -216,9 +220,21 @@ function checkConsumer(c: Checker, value: unknown, path: string, ctx: Context): 
     if (assignors && assignors.length === 0) {
       c.issues.push(`${path}.assignors: expected at least one assignor`);
     }
+    assignors?.forEach((a, i) => {
+      if (assignors.indexOf(a) < i) {
+        // The coordinator refuses a JoinGroup naming a protocol twice (INCONSISTENT_GROUP_PROTOCOL).
+        c.issues.push(`${path}.assignors[${i}]: assignor ${describe(a)} is listed twice`);
+      }
+    });
   }
   for (const key of ['sessionTimeoutMs', 'heartbeatIntervalMs', 'maxPollIntervalMs', 'maxPollRecords', 'autoCommitIntervalMs'] as const) {
     c.number(obj, key, path, { optional: true, min: 1, integer: true });
+  }
+  const session = typeof obj.sessionTimeoutMs === 'number' ? obj.sessionTimeoutMs : CONSUMER_DEFAULTS.sessionTimeoutMs;
+  const heartbeat = typeof obj.heartbeatIntervalMs === 'number' ? obj.heartbeatIntervalMs : CONSUMER_DEFAULTS.heartbeatIntervalMs;
+  if (heartbeat >= session) {
+    // The Java consumer refuses this configuration ("Heartbeat must be set lower than the session timeout").
+    c.issues.push(`${path}.heartbeatIntervalMs: ${heartbeat} must be lower than the session timeout (${session} ms)`);
   }
   c.number(obj, 'processingTimeMs', path, { optional: true, min: 0 });
   c.string(obj, 'clientHost', path, true);
@@ -411,6 +427,12 @@ export function validateScenario(value: unknown): Scenario {
       for (const key of keys) {
         c.number(coordinator, key, 'scenario.coordinator', { optional: true, integer: true, min: key === 'maxGroupSize' ? 1 : 0 });
       }
+      const min = typeof coordinator.minSessionTimeoutMs === 'number' ? coordinator.minSessionTimeoutMs : DEFAULT_COORDINATOR_CONFIG.minSessionTimeoutMs;
+      const max = typeof coordinator.maxSessionTimeoutMs === 'number' ? coordinator.maxSessionTimeoutMs : DEFAULT_COORDINATOR_CONFIG.maxSessionTimeoutMs;
+      if (min > max) {
+        // As Kafka's group.min.session.timeout.ms / group.max.session.timeout.ms: otherwise no session timeout is accepted and nobody joins.
+        c.issues.push(`scenario.coordinator.minSessionTimeoutMs: ${min} must not exceed maxSessionTimeoutMs (${max}), or no consumer can join`);
+      }
     }
   }
   const ctx: Context = { topics: new Map(), consumerIds: new Set(), producerIds: new Set(), openTransactions: new Set() };
@@ -423,7 +445,7 @@ export function validateScenario(value: unknown): Scenario {
     }
     c.unknownKeys(obj, path, ['name', 'partitions', 'initialRecords']);
     const name = c.string(obj, 'name', path);
-    const partitions = c.number(obj, 'partitions', path, { min: 1, max: 100000, integer: true });
+    const partitions = c.number(obj, 'partitions', path, { min: 1, max: MAX_CLUSTER_PARTITIONS, integer: true });
     c.number(obj, 'initialRecords', path, { optional: true, integer: true });
     if (name !== undefined) {
       if (ctx.topics.has(name)) {
@@ -432,6 +454,10 @@ export function validateScenario(value: unknown): Scenario {
       ctx.topics.set(name, partitions ?? 1);
     }
   });
+  const declaredPartitions = [...ctx.topics.values()].reduce((sum, n) => sum + n, 0);
+  if (declaredPartitions > MAX_CLUSTER_PARTITIONS) {
+    c.issues.push(`scenario.topics: ${declaredPartitions} partitions in all; the simulator holds at most ${MAX_CLUSTER_PARTITIONS}`);
+  }
   if (root.consumers !== undefined) {
     c.array(root.consumers, 'scenario.consumers')?.forEach((v, i) => checkConsumer(c, v, `scenario.consumers[${i}]`, ctx));
   }
@@ -445,6 +471,9 @@ export function validateScenario(value: unknown): Scenario {
     for (const { a, i } of order) {
       checkAction(c, a, `scenario.actions[${i}]`, ctx);
     }
+  }
+  if (c.issues.length === 0) {
+    c.issues.push(...scenarioWorkIssues(value as Scenario));
   }
   if (c.issues.length > 0) {
     throw new ScenarioValidationError(c.issues);

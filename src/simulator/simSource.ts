@@ -5,7 +5,7 @@
 import type { Unsubscribe, ClusterSource } from '../model/clusterSource';
 import type { ClusterInfo, GroupDetail, GroupSummary, RebalanceEvent } from '../model/types';
 import type { ConsumerSpec, ProducerSpec, SimulatedConsumerInfo, SimulatorControl } from './control';
-import { describeSimGroup, listSimGroups } from './groupView';
+import { describeSimGroup, listSimGroups, type IsolationLevelLookup } from './groupView';
 import { LiveSimulation, type LiveTimers } from './live';
 import { buildScenario } from './scenario';
 import type { Scenario } from './scenarioSchema';
@@ -27,6 +27,8 @@ export interface SimSourceOptions {
   /** Minimum wall time between two change notifications; default 1000 ms. */
   notifyThrottleMs?: number;
   notifyTimers?: NotifyTimers;
+  /** Groups whose consumers read with read_committed (kafkaGroupLens.readCommittedGroups); see setIsolationLevelLookup. */
+  isolationLevelFor?: IsolationLevelLookup;
 }
 
 const realNotifyTimers: NotifyTimers = {
@@ -50,6 +52,7 @@ export class SimSource implements ClusterSource {
   private lastNotify = -Infinity;
   private disposed = false;
   private readonly stopEvents: () => void;
+  private isolationLevelFor: IsolationLevelLookup | undefined;
 
   constructor(
     readonly simulation: Simulation,
@@ -59,6 +62,7 @@ export class SimSource implements ClusterSource {
     this.label = options.label ?? 'Simulator';
     this.throttleMs = options.notifyThrottleMs ?? 1000;
     this.timers = options.notifyTimers ?? realNotifyTimers;
+    this.isolationLevelFor = options.isolationLevelFor;
     this.control = this.createControl();
     this.stopEvents = simulation.events.subscribe(() => this.changed());
     this.live = options.live ? new LiveSimulation(simulation, { ...options.live, onAdvance: () => this.changed() }) : null;
@@ -73,13 +77,23 @@ export class SimSource implements ClusterSource {
 
   async listGroups(): Promise<GroupSummary[]> {
     this.assertOpen();
-    return listSimGroups(this.simulation);
+    return listSimGroups(this.simulation, this.isolationLevelFor);
   }
 
   /** A group that does not exist is described as Dead with no members, as Kafka's DescribeGroups does. */
   async describeGroup(groupId: string): Promise<GroupDetail> {
     this.assertOpen();
-    return describeSimGroup(this.simulation, groupId);
+    return describeSimGroup(this.simulation, groupId, this.isolationLevelFor);
+  }
+
+  /**
+   * Which groups read with read_committed, as the user set it: their lag is also shown against the
+   * last stable offset, whether their consumers are simulated or real clients of the exposed
+   * server (which cannot tell). Takes effect at the next refresh, without restarting the cluster.
+   */
+  setIsolationLevelLookup(lookup: IsolationLevelLookup | undefined): void {
+    this.isolationLevelFor = lookup;
+    this.changed();
   }
 
   onDidChange(listener: () => void): Unsubscribe {
@@ -181,6 +195,8 @@ export interface DemoSimSourceOptions {
   seed?: number;
   /** Which built-in scenario to run; default "demo". */
   scenario?: BuiltInScenarioName;
+  /** Groups whose consumers read with read_committed (the kafkaGroupLens.readCommittedGroups setting). */
+  isolationLevelFor?: IsolationLevelLookup;
 }
 
 /**
@@ -199,5 +215,6 @@ export function createDemoSimSource(options: DemoSimSourceOptions = {}): SimSour
     id: 'simulator',
     label: `Simulator (${name})`,
     live: options.paced ? { speed: options.speed ?? 1 } : undefined,
+    isolationLevelFor: options.isolationLevelFor,
   });
 }

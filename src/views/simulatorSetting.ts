@@ -7,13 +7,24 @@ import * as vscode from 'vscode';
 import { SIMULATOR_ACTIVE_CONTEXT } from '../commands/commandIds';
 import { SimGroupAdmin } from '../simulator/simGroupAdmin';
 import { BUILT_IN_SCENARIO_NAMES, createDemoSimSource, isBuiltInScenarioName, type BuiltInScenarioName, type SimSource } from '../simulator/simSource';
+import { readCommittedLookup, type IsolationLevelLookup } from '../kafka/isolationLevels';
 import { errorMessage } from './groupTreeData';
+import { READ_COMMITTED_GROUPS_SETTING } from './kafkaSources';
 import type { SourceRegistry } from './sourceRegistry';
 
 export const SIMULATOR_ENABLED_SETTING = 'kafkaGroupLens.simulator.enabled';
 export const SIMULATOR_SPEED_SETTING = 'kafkaGroupLens.simulator.speed';
 export const SIMULATOR_SCENARIO_SETTING = 'kafkaGroupLens.simulator.scenario';
-const SETTINGS = [SIMULATOR_ENABLED_SETTING, SIMULATOR_SPEED_SETTING, SIMULATOR_SCENARIO_SETTING];
+const SETTINGS = [SIMULATOR_ENABLED_SETTING, SIMULATOR_SPEED_SETTING, SIMULATOR_SCENARIO_SETTING, READ_COMMITTED_GROUPS_SETTING];
+
+/** kafkaGroupLens.readCommittedGroups for the simulator's groups, simulated or real clients alike (a bad value is reported by kafkaSources). */
+function readCommittedGroups(): IsolationLevelLookup {
+  try {
+    return readCommittedLookup(vscode.workspace.getConfiguration().get<unknown>(READ_COMMITTED_GROUPS_SETTING, []));
+  } catch {
+    return readCommittedLookup([]);
+  }
+}
 
 interface SimulatorSettings {
   enabled: boolean;
@@ -68,6 +79,7 @@ export function manageSimulatorSource(registry: SourceRegistry, log: vscode.LogO
       running = { source, speed: settings.speed, scenario: settings.scenario };
       log.info(`Simulator started: ${settings.scenario} cluster "${source.label}" at speed ${settings.speed}`);
     }
+    running?.source.setIsolationLevelLookup(readCommittedGroups());
     await vscode.commands.executeCommand('setContext', SIMULATOR_ACTIVE_CONTEXT, running !== undefined);
   };
 

@@ -1,12 +1,15 @@
 /** Metadata, FindCoordinator and CreateTopics: where topics, partitions and coordinators live. */
 import { ByteReader, ByteWriter } from '../../kafka/protocol/wire';
-import { validateTopicName, type SimTopic } from '../cluster';
+import { MAX_CLUSTER_PARTITIONS, validateTopicName, type SimTopic } from '../cluster';
 import { expectEnd, readNullableArray, type ApiDefinition, type BrokerEndpoint, type RequestContext } from './context';
 import { COORDINATOR_NOT_AVAILABLE, NO_ERROR, UNKNOWN_TOPIC_OR_PARTITION } from './errorCodes';
 
 const INVALID_TOPIC_EXCEPTION = 17;
 const TOPIC_ALREADY_EXISTS = 36;
 const INVALID_PARTITIONS = 37;
+const POLICY_VIOLATION = 44;
+/** Kafka's ReplicationControlManager.MAX_PARTITIONS_PER_BATCH: partitions one CreateTopics request may ask for. */
+const MAX_PARTITIONS_PER_REQUEST = 10_000;
 /** num.partitions, what auto-created topics get. */
 const DEFAULT_PARTITIONS = 1;
 
@@ -123,6 +126,10 @@ function createTopic(ctx: RequestContext, topic: TopicCreation, validateOnly: bo
   if (!Number.isInteger(partitions) || partitions < 1) {
     return { error: INVALID_PARTITIONS, message: `Number of partitions must be larger than 0, got ${partitions}.` };
   }
+  const room = ctx.server.simulation.cluster.partitionRoom();
+  if (partitions > room) {
+    return { error: POLICY_VIOLATION, message: `The simulator holds at most ${MAX_CLUSTER_PARTITIONS} partitions; ${room} are left, ${partitions} requested.` };
+  }
   try {
     validateTopicName(topic.name);
     if (!validateOnly) {
@@ -140,7 +147,12 @@ function createTopics(r: ByteReader, ctx: RequestContext): Buffer {
   r.int32(); // timeout
   const validateOnly = v >= 1 ? r.boolean() : false;
   expectEnd(r, 'CreateTopics');
-  const results = topics.map((topic) => ({ name: topic.name, ...createTopic(ctx, topic, validateOnly) }));
+  // As Kafka's controller: past the per-request bound no topic is created, each is answered POLICY_VIOLATION.
+  const requested = topics.reduce((sum, t) => sum + (t.partitions === -1 ? DEFAULT_PARTITIONS : Math.max(0, t.partitions)), 0);
+  const results =
+    requested > MAX_PARTITIONS_PER_REQUEST
+      ? topics.map((topic) => ({ name: topic.name, error: POLICY_VIOLATION, message: 'Excessively large number of partitions per request.' }))
+      : topics.map((topic) => ({ name: topic.name, ...createTopic(ctx, topic, validateOnly) }));
   const w = new ByteWriter();
   if (v >= 2) {
     w.int32(0);

@@ -10,26 +10,38 @@ import type { ServerState } from './context';
 import { FrameReader } from './frameReader';
 import { readRequestHeader, type RequestHeader } from './requestHeader';
 
+/** What a connection needs from its server beyond the handlers' ServerState. */
+export interface ConnectionHost {
+  readonly state: ServerState;
+  /** socket.request.max.bytes. */
+  readonly maxFrameBytes: number;
+  /** connections.max.idle.ms: a connection with no traffic for this long is closed. */
+  readonly idleMs: number;
+  /** Adds `delta` to the bytes held for incomplete frames across connections; false when that is over the bound. */
+  changeBuffered(delta: number): boolean;
+  /** Called with the API key after each dispatched request, so the engine can answer without waiting for a tick. */
+  onRequest(apiKey: number): void;
+}
+
 export class ClientConnection {
-  private readonly frames = new FrameReader();
+  private readonly frames: FrameReader;
   /** The response written last; the next one waits for it. */
   private tail: Promise<void> = Promise.resolve();
   private open = true;
+  private readonly closeListeners = new Set<() => void>();
   readonly remote: string;
 
   constructor(
     private readonly socket: Socket,
-    private readonly server: ServerState,
+    private readonly host: ConnectionHost,
     private readonly nodeId: number,
-    /** Called with the API key after each dispatched request, so the engine can answer without waiting for a tick. */
-    private readonly onRequest: (apiKey: number) => void,
   ) {
     this.remote = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
+    this.frames = new FrameReader(host.maxFrameBytes);
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('error', (error) => this.close(`socket error: ${error.message}`));
-    socket.on('close', () => {
-      this.open = false;
-    });
+    socket.on('close', () => this.closed());
+    socket.setTimeout(host.idleMs, () => this.close(`no traffic for ${host.idleMs} ms (connections.max.idle.ms)`));
   }
 
   get isOpen(): boolean {
@@ -41,19 +53,53 @@ export class ClientConnection {
     if (!this.open) {
       return;
     }
-    this.open = false;
     if (reason) {
-      this.server.log(`broker ${this.nodeId}: closing connection from ${this.remote}: ${reason}`);
+      this.host.state.log(`broker ${this.nodeId}: closing connection from ${this.remote}: ${reason}`);
     }
+    this.closed();
     this.socket.destroy();
   }
 
+  /** Releases what the connection holds: buffered bytes and requests parked on the engine. */
+  private closed(): void {
+    if (!this.open) {
+      return;
+    }
+    this.open = false;
+    this.host.changeBuffered(-this.frames.buffered);
+    const listeners = [...this.closeListeners];
+    this.closeListeners.clear();
+    for (const listener of listeners) {
+      listener();
+    }
+  }
+
+  private onClose(listener: () => void): () => void {
+    if (!this.open) {
+      listener();
+      return () => undefined;
+    }
+    this.closeListeners.add(listener);
+    return () => {
+      this.closeListeners.delete(listener);
+    };
+  }
+
   private receive(chunk: Buffer): void {
+    if (!this.open) {
+      return;
+    }
+    const before = this.frames.buffered;
     let frames: Buffer[];
     try {
       frames = this.frames.push(chunk);
     } catch (error) {
+      this.host.changeBuffered(this.frames.buffered - before); // close() releases all of it
       this.close(describe(error));
+      return;
+    }
+    if (!this.host.changeBuffered(this.frames.buffered - before)) {
+      this.close(`${this.frames.buffered} byte(s) of an incomplete request would take the bytes held for incomplete requests past the server's bound`);
       return;
     }
     for (const frame of frames) {
@@ -77,7 +123,7 @@ export class ClientConnection {
     }
     const { correlationId } = header;
     const name = requestName(header);
-    this.onRequest(header.apiKey);
+    this.host.onRequest(header.apiKey);
     this.tail = this.tail
       .then(() => response)
       .then(
@@ -87,7 +133,9 @@ export class ClientConnection {
           }
         },
         (error: unknown) => this.close(`${name}: ${describe(error)}`),
-      );
+      )
+      // Nothing a client sends may end as an unhandled rejection (which ends the process).
+      .catch((error: unknown) => this.close(`${name}: writing the response failed: ${describe(error)}`));
   }
 
   private dispatch(header: RequestHeader, r: ByteReader): Promise<Buffer | null> | Buffer | null {
@@ -102,11 +150,12 @@ export class ClientConnection {
       throw new Error(`version ${header.apiVersion} is not supported (${api.minVersion}..${api.maxVersion})`);
     }
     return api.handle(r, {
-      server: this.server,
+      server: this.host.state,
       nodeId: this.nodeId,
       apiVersion: header.apiVersion,
       clientId: header.clientId,
       clientHost: `/${this.socket.remoteAddress ?? 'unknown'}`,
+      onConnectionClose: (listener) => this.onClose(listener),
     });
   }
 

@@ -29,6 +29,11 @@ export interface RequestContext {
   readonly clientId: string;
   /** As Kafka prints it, e.g. "/127.0.0.1". */
   readonly clientHost: string;
+  /**
+   * Calls `listener` once when the request's connection closes (at once if it already has), so a
+   * request parked on the engine lets go of what it holds; returns a function that unregisters it.
+   */
+  onConnectionClose(listener: () => void): () => void;
 }
 
 /** Reads the request body after the header; returns the response body, or null when none is sent (acks=0). */

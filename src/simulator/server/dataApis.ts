@@ -4,13 +4,17 @@
  * visible offset, as an uncompressed record batch v2.
  */
 import { ByteReader, ByteWriter } from '../../kafka/protocol/wire';
+import type { ScheduledTask } from '../clock';
 import type { PartitionLog } from '../partitionLog';
 import type { IsolationLevel } from '../transactionIndex';
 import { expectEnd, type ApiDefinition, type RequestContext } from './context';
 import { INVALID_TXN_STATE, NO_ERROR, NOT_LEADER_OR_FOLLOWER, OFFSET_OUT_OF_RANGE, UNKNOWN_TOPIC_OR_PARTITION } from './errorCodes';
-import { encodeControlBatch, encodeRecordBatch, readProducedBatches, simulatedValue, type OutgoingRecord, type ProducedBatches } from './recordBatch';
+import { readProducedBatches, RejectedBatches, type ProducedBatches } from './producedBatches';
+import { encodeControlBatch, encodeRecordBatch, simulatedValue, type OutgoingRecord } from './recordBatch';
 import { partitionEntry } from './transactions';
 
+/** The log cannot take the records (here: its offsets would pass 2^53 - 1). */
+const KAFKA_STORAGE_ERROR = 56;
 const EARLIEST_TIMESTAMP = -2;
 const LATEST_TIMESTAMP = -1;
 /** Upper bound on records in one fetched partition, whatever partition_max_bytes allows. */
@@ -123,7 +127,21 @@ function produce(r: ByteReader, ctx: RequestContext): Buffer | null {
       if (typeof log === 'number') {
         return { partition: p.partition, error: log, baseOffset: -1, logStartOffset: -1 };
       }
-      const produced = readProducedBatches(p.records);
+      let produced: ProducedBatches;
+      try {
+        produced = readProducedBatches(p.records);
+      } catch (error) {
+        if (!(error instanceof RejectedBatches)) {
+          throw error;
+        }
+        ctx.server.log(`Produce to ${t.name}-${p.partition} from ${ctx.clientId}: refused (${error.message})`);
+        return { partition: p.partition, error: error.errorCode, baseOffset: -1, logStartOffset: -1 };
+      }
+      if (!Number.isSafeInteger(log.highWatermark + produced.records)) {
+        // Offsets are exact only to 2^53 - 1: past it an append would be acknowledged and lost.
+        ctx.server.log(`Produce to ${t.name}-${p.partition}: the log is at offset ${log.highWatermark}, the last the simulator can count to exactly`);
+        return { partition: p.partition, error: KAFKA_STORAGE_ERROR, baseOffset: -1, logStartOffset: -1 };
+      }
       if (produced.transactional) {
         const error = appendTransactional(ctx, transactionalId, t.name, p.partition, produced);
         return error === NO_ERROR ? { partition: p.partition, error, baseOffset: log.highWatermark - produced.records, logStartOffset: log.logStartOffset } : { partition: p.partition, error, baseOffset: -1, logStartOffset: -1 };
@@ -264,21 +282,37 @@ function worthAnswering(topics: Array<{ partitions: FetchedPartition[] }>): bool
   return topics.some((t) => t.partitions.some((p) => p.error !== NO_ERROR || (p.records !== null && p.records.length > 0)));
 }
 
-/** Resolves at the first append to any of `logs` or after `maxWaitMs` of simulated time, whichever comes first. */
+/**
+ * Resolves at the first append to any of `logs`, after `maxWaitMs` of simulated time, or when the
+ * connection closes, whichever comes first; then the waiter is gone from every log and the timer
+ * from the clock, so a parked fetch holds nothing once it is answered or abandoned.
+ */
 function waitForData(ctx: RequestContext, logs: PartitionLog[], maxWaitMs: number): Promise<void> {
   const clock = ctx.server.simulation.clock;
   return new Promise((resolve) => {
     let done = false;
+    let timer: ScheduledTask | null = null;
+    let stopOnClose = (): void => undefined;
+    const waiter = { onData: (): void => finish() };
     const finish = (): void => {
-      if (!done) {
-        done = true;
-        clock.cancel(timer);
-        resolve();
+      if (done) {
+        return;
       }
+      done = true;
+      clock.cancel(timer);
+      stopOnClose();
+      for (const log of logs) {
+        log.stopWaiting(waiter);
+      }
+      resolve();
     };
-    const timer = clock.schedule(maxWaitMs, finish);
+    stopOnClose = ctx.onConnectionClose(finish);
+    if (done) {
+      return;
+    }
+    timer = clock.schedule(maxWaitMs, finish);
     for (const log of logs) {
-      log.waitForData({ onData: finish });
+      log.waitForData(waiter);
     }
   });
 }

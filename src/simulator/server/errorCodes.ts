@@ -15,6 +15,7 @@ export const INVALID_PRODUCER_ID_MAPPING = 49;
 /** Every engine error name with its wire code; the Record type makes a new engine name a compile error here. */
 const WIRE_CODES: Record<KafkaErrorCode, number> = {
   NONE: NO_ERROR,
+  OFFSET_OUT_OF_RANGE,
   UNKNOWN_TOPIC_OR_PARTITION,
   OFFSET_METADATA_TOO_LARGE: 12,
   COORDINATOR_NOT_AVAILABLE,

@@ -6,7 +6,8 @@ import { ServerTransactions } from './transactions';
 import { createServer, type Server, type Socket } from 'node:net';
 import { LiveSimulation } from '../live';
 import type { Simulation } from '../simulation';
-import { ClientConnection } from './connection';
+import { ClientConnection, type ConnectionHost } from './connection';
+import { MAX_FRAME_BYTES } from './frameReader';
 import type { BrokerEndpoint, ServerState } from './context';
 
 /** Servers bind the loopback interface only: the simulator is a local tool, never a network service. */
@@ -21,7 +22,25 @@ export interface KafkaServerOptions {
   speed?: number;
   /** Where connection problems are reported; default stderr. */
   log?: (line: string) => void;
+  /** Kafka's max.connections: connections past it are refused with a log line; default 500. */
+  maxConnections?: number;
+  /** Kafka's connections.max.idle.ms: a connection with no traffic for this long is closed; default 600000. */
+  connectionsMaxIdleMs?: number;
+  /** Kafka's socket.request.max.bytes: a larger declared request size closes the connection; default 104857600. */
+  socketRequestMaxBytes?: number;
+  /**
+   * Bytes held for incomplete requests across all connections (Kafka bounds them with
+   * queued.max.request.bytes); the connection that would pass it is closed. Default 128 MiB.
+   */
+  maxBufferedRequestBytes?: number;
 }
+
+/** Below the common soft limit of 1024 open files, so a flood is refused (and logged) before accept fails. */
+export const DEFAULT_MAX_CONNECTIONS = 500;
+export const DEFAULT_CONNECTIONS_MAX_IDLE_MS = 600_000;
+export const DEFAULT_MAX_BUFFERED_REQUEST_BYTES = 128 * 1024 * 1024;
+/** At most one "connection refused" line per this many ms, with a count of the refusals in between. */
+const REFUSAL_LOG_INTERVAL_MS = 1000;
 
 interface Listener {
   nodeId: number;
@@ -47,6 +66,13 @@ export class SimKafkaServer implements ServerState {
   private requestCount = 0;
   private readonly requestCountByApi = new Map<number, number>();
   private readonly logLine: (line: string) => void;
+  private readonly connectionHost: ConnectionHost;
+  private readonly maxConnections: number;
+  private readonly maxBufferedBytes: number;
+  private bufferedBytes = 0;
+  private refusedSinceLog = 0;
+  private lastRefusalLog = -Infinity;
+  private previousEventErrorHandler: ((error: unknown) => void) | null = null;
 
   constructor(
     readonly simulation: Simulation,
@@ -60,6 +86,32 @@ export class SimKafkaServer implements ServerState {
     this.ownsLive = options.live === undefined;
     this.live = options.live ?? new LiveSimulation(simulation, { speed: options.speed ?? 1, tickMs: OWN_TICK_MS });
     this.logLine = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+    this.maxConnections = positiveInteger('maxConnections', options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
+    this.maxBufferedBytes = positiveInteger('maxBufferedRequestBytes', options.maxBufferedRequestBytes ?? DEFAULT_MAX_BUFFERED_REQUEST_BYTES);
+    this.connectionHost = {
+      state: this,
+      maxFrameBytes: positiveInteger('socketRequestMaxBytes', options.socketRequestMaxBytes ?? MAX_FRAME_BYTES),
+      idleMs: positiveInteger('connectionsMaxIdleMs', options.connectionsMaxIdleMs ?? DEFAULT_CONNECTIONS_MAX_IDLE_MS),
+      changeBuffered: (delta) => {
+        this.bufferedBytes += delta;
+        return this.bufferedBytes <= this.maxBufferedBytes;
+      },
+      onRequest: (apiKey) => {
+        this.requestCount++;
+        this.requestCountByApi.set(apiKey, (this.requestCountByApi.get(apiKey) ?? 0) + 1);
+        this.queueTick();
+      },
+    };
+  }
+
+  /** Open client connections. */
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  /** Bytes held for incomplete requests across all connections. */
+  get bufferedRequestBytes(): number {
+    return this.bufferedBytes;
   }
 
   /** Requests read and dispatched since the server started (for benchmarks and diagnostics). */
@@ -94,6 +146,11 @@ export class SimKafkaServer implements ServerState {
       throw new Error('The Kafka server is already started');
     }
     this.started = true;
+    // Engine events a request scheduled (a join completing, a parked fetch) run on the clock; one
+    // that throws is logged and the clock goes on, so no client input can stop the simulation.
+    const clock = this.simulation.clock;
+    this.previousEventErrorHandler = clock.onEventError;
+    clock.onEventError ??= (error) => this.log(`engine event failed (the simulation goes on): ${describeError(error)}`);
     const basePort = this.options.basePort ?? 0;
     try {
       for (const broker of this.simulation.cluster.brokers) {
@@ -120,6 +177,9 @@ export class SimKafkaServer implements ServerState {
     for (const socket of this.sockets) {
       socket.destroy();
     }
+    if (this.started) {
+      this.simulation.clock.onEventError = this.previousEventErrorHandler;
+    }
     const listeners = this.listeners.splice(0);
     await Promise.all(listeners.map((l) => new Promise<void>((resolve) => l.server.close(() => resolve()))));
   }
@@ -141,18 +201,36 @@ export class SimKafkaServer implements ServerState {
   }
 
   private accept(nodeId: number, socket: Socket): void {
+    if (this.connections.size >= this.maxConnections) {
+      socket.on('error', () => undefined);
+      socket.destroy();
+      this.logRefusal(nodeId, `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`);
+      return;
+    }
     socket.setNoDelay(true);
     this.sockets.add(socket);
-    const connection = new ClientConnection(socket, this, nodeId, (apiKey) => {
-      this.requestCount++;
-      this.requestCountByApi.set(apiKey, (this.requestCountByApi.get(apiKey) ?? 0) + 1);
-      this.queueTick();
-    });
+    const connection = new ClientConnection(socket, this.connectionHost, nodeId);
     this.connections.add(connection);
     socket.on('close', () => {
       this.sockets.delete(socket);
       this.connections.delete(connection);
     });
+  }
+
+  /** One line per second at most, so a flood of connections cannot flood the log too. */
+  private logRefusal(nodeId: number, remote: string): void {
+    this.refusedSinceLog++;
+    const now = Date.now();
+    if (now - this.lastRefusalLog < REFUSAL_LOG_INTERVAL_MS) {
+      return;
+    }
+    const others = this.refusedSinceLog - 1;
+    this.log(
+      `broker ${nodeId}: refusing connection from ${remote}: ${this.connections.size} connections open (max.connections ${this.maxConnections})` +
+        (others > 0 ? `; ${others} other connection(s) refused since the last report` : ''),
+    );
+    this.refusedSinceLog = 0;
+    this.lastRefusalLog = now;
   }
 
   /** Runs the events a request queued soon, rather than at the next interval tick. */
@@ -163,7 +241,22 @@ export class SimKafkaServer implements ServerState {
     this.tickQueued = true;
     setImmediate(() => {
       this.tickQueued = false;
-      this.live.tick();
+      try {
+        this.live.tick();
+      } catch (error) {
+        this.log(`simulation tick failed: ${describeError(error)}`);
+      }
     });
   }
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new Error(`${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,9 +1,9 @@
 /**
  * Record batch v2 on the server side: writing the batches a Fetch returns (uncompressed, one
- * record per visible offset) and reading the record count of the batches a Produce carries. The
- * simulator's logs store record counts only, so fetched values are generated from their position.
+ * record per visible offset; producedBatches.ts reads what a Produce carries). The simulator's
+ * logs store record counts only, so fetched values are generated from their position.
  */
-import { ByteReader, ByteWriter, ProtocolDecodeError } from '../../kafka/protocol/wire';
+import { ByteWriter } from '../../kafka/protocol/wire';
 import { crc32c } from './crc32c';
 
 export interface OutgoingRecord {
@@ -11,10 +11,6 @@ export interface OutgoingRecord {
   value: Buffer;
 }
 
-/** baseOffset int64 + batchLength int32. */
-const LOG_OVERHEAD = 12;
-/** Bytes from partitionLeaderEpoch through the record count. */
-const V2_HEADER_AFTER_OVERHEAD = 49;
 const MAGIC = 2;
 
 /** Zigzag varint, as record fields are written (values here stay within int32). */
@@ -95,59 +91,4 @@ function encodeBatch(records: ReadonlyArray<OutgoingRecord & { key?: Buffer }>, 
 /** The deterministic value of a simulated record: where it sits. */
 export function simulatedValue(topic: string, partition: number, offset: number): Buffer {
   return Buffer.from(`${topic}/${partition}@${offset}`, 'utf8');
-}
-
-/** What the batches of one Produce partition hold: a record count, and whose transaction they belong to. */
-export interface ProducedBatches {
-  records: number;
-  /** Set when the batches carry the transactional attribute (their producer id and epoch). */
-  transactional: { producerId: number; epoch: number } | null;
-}
-
-/** Reads the batches of one Produce partition. Every batch must be complete and v2. */
-export function readProducedBatches(bytes: Buffer): ProducedBatches {
-  let records = 0;
-  let transactional: ProducedBatches['transactional'] = null;
-  let position = 0;
-  while (position < bytes.length) {
-    const framing = new ByteReader(bytes.subarray(position, position + LOG_OVERHEAD), 'produced record batch');
-    framing.int64(); // base offset: the broker assigns offsets
-    const batchLength = framing.int32();
-    if (batchLength < V2_HEADER_AFTER_OVERHEAD) {
-      throw new ProtocolDecodeError(`produced record batch: length ${batchLength} is shorter than a v2 header`);
-    }
-    const end = position + LOG_OVERHEAD + batchLength;
-    if (end > bytes.length) {
-      throw new ProtocolDecodeError(`produced record batch: length ${batchLength} exceeds the ${bytes.length - position - LOG_OVERHEAD} bytes left`);
-    }
-    const r = new ByteReader(bytes.subarray(position + LOG_OVERHEAD, end), 'produced record batch');
-    r.int32(); // partition leader epoch
-    const magic = r.int8();
-    if (magic !== MAGIC) {
-      throw new ProtocolDecodeError(`produced record batch: message format v${magic} is not supported (only v${MAGIC})`);
-    }
-    r.int32(); // crc
-    const attributes = r.int16();
-    r.int32(); // last offset delta
-    r.int64(); // base timestamp
-    r.int64(); // max timestamp
-    const producerId = r.int64();
-    const epoch = r.int16();
-    r.int32(); // base sequence
-    const count = r.int32();
-    if (count < 0) {
-      throw new ProtocolDecodeError(`produced record batch: negative record count ${count}`);
-    }
-    if (attributes & TRANSACTIONAL) {
-      transactional = { producerId, epoch };
-    }
-    records += count;
-    position = end;
-  }
-  return { records, transactional };
-}
-
-/** Records in the batches of one Produce partition. */
-export function countProducedRecords(bytes: Buffer): number {
-  return readProducedBatches(bytes).records;
 }

@@ -21,6 +21,39 @@ describe('VirtualClock', () => {
     assert.equal(clock.nextEventTime(), null);
   });
 
+  it('propagates a failing event unless an error handler is set; with one it reports and runs the rest', () => {
+    const clock = new VirtualClock();
+    clock.schedule(5, () => {
+      throw new Error('engine bug');
+    });
+    assert.throws(() => clock.advance(10), /engine bug/);
+    const handled = new VirtualClock();
+    const errors: string[] = [];
+    const seen: number[] = [];
+    handled.onEventError = (error) => errors.push(error instanceof Error ? error.message : String(error));
+    handled.schedule(5, () => {
+      throw new Error('engine bug');
+    });
+    handled.schedule(6, () => seen.push(6));
+    handled.advance(10);
+    assert.deepEqual(errors, ['engine bug']);
+    assert.deepEqual(seen, [6]);
+    assert.equal(handled.now, 10);
+  });
+
+  it('sweeps cancelled entries once they are most of the queue, keeping the order of the rest', () => {
+    const clock = new VirtualClock();
+    const seen: number[] = [];
+    const live = [3, 1, 2].map((t) => clock.schedule(t * 1000, () => seen.push(t)));
+    for (let i = 0; i < 10_000; i++) {
+      clock.cancel(clock.schedule(3_600_000 + i, () => seen.push(-1)));
+    }
+    assert.ok(clock.queuedCount < 2100, `${clock.queuedCount} entries queued for 3 live tasks`);
+    clock.cancel(live[0]);
+    clock.advance(4_000_000);
+    assert.deepEqual(seen, [1, 2]);
+  });
+
   it('keeps order for many events (heap property)', () => {
     const clock = new VirtualClock();
     const times: number[] = [];

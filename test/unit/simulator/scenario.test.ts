@@ -101,6 +101,37 @@ describe('runScenario', () => {
     ]);
   });
 
+  it('rejects a scenario that implies unbounded work (a 1 ms heartbeat for 30 days), naming the consumer', () => {
+    const issues = validationIssues({
+      durationMs: 30 * 24 * 3600 * 1000,
+      topics: [{ name: 't', partitions: 1 }],
+      consumers: [{ id: 'c', groupId: 'g', topics: ['t'], heartbeatIntervalMs: 1 }],
+    });
+    assert.equal(issues.length, 1);
+    assert.match(issues[0], /^scenario\.consumers\[0\]: implies about 2\d{9} engine events .*2592000000 heartbeats every 1 ms.*the limit is 10000000/);
+    const together = validationIssues({
+      durationMs: 3_600_000,
+      topics: [{ name: 't', partitions: 1 }],
+      consumers: Array.from({ length: 9 }, (_, i) => ({ id: `c${i}`, groupId: 'g', topics: ['t'], heartbeatIntervalMs: 3 })),
+    });
+    assert.match(together[0], /^scenario\.durationMs: the consumers and producers together imply about 1\d{7} engine events/);
+  });
+
+  it('rejects a minimum session timeout above the maximum, a heartbeat not below the session timeout, an assignor listed twice and too many partitions', () => {
+    const issues = validationIssues({
+      durationMs: 1000,
+      coordinator: { minSessionTimeoutMs: 60000, maxSessionTimeoutMs: 30000 },
+      topics: [{ name: 't', partitions: 60000 }, { name: 'u', partitions: 60000 }],
+      consumers: [{ id: 'c', groupId: 'g', topics: ['t'], sessionTimeoutMs: 10000, heartbeatIntervalMs: 10000, assignors: ['range', 'sticky', 'range'] }],
+    });
+    assert.deepEqual(issues, [
+      'scenario.coordinator.minSessionTimeoutMs: 60000 must not exceed maxSessionTimeoutMs (30000), or no consumer can join',
+      'scenario.topics: 120000 partitions in all; the simulator holds at most 100000',
+      'scenario.consumers[0].assignors[2]: assignor "range" is listed twice',
+      'scenario.consumers[0].heartbeatIntervalMs: 10000 must be lower than the session timeout (10000 ms)',
+    ]);
+  });
+
   it('rejects a non-object scenario and a bad topic name', () => {
     assert.deepEqual(validationIssues(42), ['scenario: expected an object, got 42']);
     assert.throws(() => runScenario({ durationMs: 10, topics: [{ name: 'bad name', partitions: 1 }] }), /scenario\.topics: Topic name "bad name" may contain only/);

@@ -52,7 +52,51 @@ class FakeTimers implements NotifyTimers, LiveTimers {
   }
 }
 
+/** A simulation with topic "t" (1 partition, `records` records) and group `groupId` committed at `offset` with generation -1, as a real client commits. */
+function committedGroup(groupId: string, records: number, offset: number): Simulation {
+  const sim = new Simulation({ seed: 3 });
+  sim.createTopic('t', 1);
+  sim.cluster.requireTopic('t').partitions[0].append(records, sim.now);
+  const request = { groupId, generationId: -1, memberId: '', groupInstanceId: null, topics: [{ name: 't', partitions: [{ partition: 0, offset, leaderEpoch: -1, metadata: '' }] }] };
+  sim.coordinator.offsetCommit(request, () => undefined);
+  sim.advance(1);
+  return sim;
+}
+
 describe('SimSource', () => {
+  it('shows lag as end minus committed, negative for a commit above the end, as KafkaSource and the CLI do', async () => {
+    const source = new SimSource(committedGroup('ahead', 10, 15));
+    try {
+      const detail = await source.describeGroup('ahead');
+      assert.equal(detail.offsets[0].committedOffset, 15);
+      assert.equal(detail.offsets[0].lag, -5);
+      assert.equal(detail.totalLag, -5);
+      assert.equal((await source.listGroups()).find((g) => g.groupId === 'ahead')?.totalLag, -5);
+    } finally {
+      await source.dispose();
+    }
+  });
+
+  it('applies readCommittedGroups to groups with no simulated consumers (real clients of the exposed server)', async () => {
+    const sim = committedGroup('payments-real', 10, 4);
+    // An open transaction holds the last stable offset at 10 while the high watermark moves to 13.
+    sim.cluster.requireTopic('t').partitions[0].appendTransactional(7, 3, sim.now);
+    const source = new SimSource(sim, { isolationLevelFor: (groupId) => (groupId.startsWith('payments-') ? 'read_committed' : 'read_uncommitted') });
+    try {
+      const detail = await source.describeGroup('payments-real');
+      assert.equal(detail.isolationLevel, 'read_committed');
+      assert.equal(detail.offsets[0].lag, 9);
+      assert.equal(detail.offsets[0].lastStableOffset, 10);
+      assert.equal(detail.offsets[0].lastStableLag, 6);
+      source.setIsolationLevelLookup(undefined);
+      const plain = await source.describeGroup('payments-real');
+      assert.equal(plain.isolationLevel, undefined);
+      assert.equal(plain.offsets[0].lastStableLag, undefined);
+    } finally {
+      await source.dispose();
+    }
+  });
+
   it('lists and describes the demo groups like a real cluster would', async () => {
     const source = createDemoSimSource({ seed: 5 });
     try {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { decodeRecordBatches } from '../../../../src/kafka/recordBatches';
 import { crc32c } from '../../../../src/simulator/server/crc32c';
-import { countProducedRecords, encodeRecordBatch, simulatedValue } from '../../../../src/simulator/server/recordBatch';
+import { encodeRecordBatch, simulatedValue } from '../../../../src/simulator/server/recordBatch';
 
 describe('simulator/server/recordBatch', () => {
   it('computes CRC-32C (the standard check value of "123456789")', () => {
@@ -29,17 +29,5 @@ describe('simulator/server/recordBatch', () => {
 
   it('refuses an empty batch', () => {
     assert.throws(() => encodeRecordBatch([], 0), /at least one record/);
-  });
-
-  it('counts the records of produced batches and rejects truncated or foreign ones', () => {
-    const one = encodeRecordBatch([{ offset: 0, value: Buffer.from('a') }], 0);
-    const two = encodeRecordBatch([0, 1].map((offset) => ({ offset, value: Buffer.from('b') })), 0);
-    assert.equal(countProducedRecords(Buffer.concat([one, two])), 3);
-    assert.equal(countProducedRecords(Buffer.alloc(0)), 0);
-    assert.throws(() => countProducedRecords(two.subarray(0, two.length - 1)), /exceeds/);
-    assert.throws(() => countProducedRecords(two.subarray(0, 7)), /needs/);
-    const magic1 = Buffer.from(one);
-    magic1.writeInt8(1, 16);
-    assert.throws(() => countProducedRecords(magic1), /message format v1/);
   });
 });

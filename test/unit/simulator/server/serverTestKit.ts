@@ -1,8 +1,9 @@
 /** Shared pieces of the server tests: a server over a small simulation, condition waits and raw requests. */
 import { Socket } from 'node:net';
 import { Kafka, logLevel } from 'kafkajs';
+import { ByteReader } from '../../../../src/kafka/protocol/wire';
 import { Simulation } from '../../../../src/simulator/simulation';
-import { SimKafkaServer } from '../../../../src/simulator/server/kafkaServer';
+import { SimKafkaServer, type KafkaServerOptions } from '../../../../src/simulator/server/kafkaServer';
 
 export interface ServerUnderTest {
   sim: Simulation;
@@ -12,15 +13,16 @@ export interface ServerUnderTest {
   stop(): Promise<void>;
 }
 
-/** Two brokers, topic "orders" (3 partitions, 4 records each) and a short initial rebalance delay. */
-export async function startServer(): Promise<ServerUnderTest> {
-  const sim = new Simulation({ seed: 11, startTime: Date.now(), cluster: { brokers: 2 }, coordinator: { initialRebalanceDelayMs: 200 } });
+/** Two brokers, topic "orders" (3 partitions, 4 records each) and a short initial rebalance delay; `options` go to the server. */
+export async function startServer(options: Omit<KafkaServerOptions, 'log'> & { initialRebalanceDelayMs?: number } = {}): Promise<ServerUnderTest> {
+  const { initialRebalanceDelayMs = 200, ...serverOptions } = options;
+  const sim = new Simulation({ seed: 11, startTime: Date.now(), cluster: { brokers: 2 }, coordinator: { initialRebalanceDelayMs } });
   const topic = sim.cluster.createTopic('orders', 3);
   for (const log of topic.partitions) {
     log.append(4, sim.now);
   }
   const logLines: string[] = [];
-  const server = new SimKafkaServer(sim, { log: (line) => logLines.push(line) });
+  const server = new SimKafkaServer(sim, { ...serverOptions, log: (line) => logLines.push(line) });
   await server.start();
   const kafka = new Kafka({
     clientId: 'server-test',
@@ -99,4 +101,32 @@ export function requestFrame(apiKey: number, apiVersion: number, correlationId: 
   const size = Buffer.alloc(4);
   size.writeInt32BE(parts.reduce((n, p) => n + p.length, 0));
   return Buffer.concat([size, ...parts]);
+}
+
+/** The port of the broker that coordinates `groupId` (group requests elsewhere get NOT_COORDINATOR). */
+export function coordinatorPort(env: ServerUnderTest, groupId: string): number {
+  const nodeId = env.sim.cluster.coordinatorFor(groupId).nodeId;
+  return portOf(env, nodeId);
+}
+
+/** The port of the broker that leads `topic`'s `partition`. */
+export function leaderPort(env: ServerUnderTest, topic: string, partition: number): number {
+  const nodeId = env.sim.cluster.requireTopic(topic).leaders[partition];
+  return portOf(env, nodeId);
+}
+
+function portOf(env: ServerUnderTest, nodeId: number): number {
+  const endpoint = env.server.endpoints().find((e) => e.nodeId === nodeId);
+  if (!endpoint) {
+    throw new Error(`no listener for broker ${nodeId}`);
+  }
+  return endpoint.port;
+}
+
+/** A response frame's body after the size and correlation id (response header v0). */
+export function responseBody(frame: Buffer): ByteReader {
+  if (frame.length < 8) {
+    throw new Error(`expected a response frame, got ${frame.length} byte(s) (the server closed the connection)`);
+  }
+  return new ByteReader(frame.subarray(8), 'response');
 }

@@ -1,0 +1,197 @@
+/**
+ * Well-formed requests of every API the simulator's server answers, kept as field trees so the fuzz
+ * test can mutate them where a broker is most easily hurt: integers (counts, sizes, offsets, ids)
+ * set to boundary values, array entries duplicated or dropped, and bytes flipped, inserted or
+ * deleted in the encoded body.
+ */
+import { ByteWriter } from '../../../../src/kafka/protocol/wire';
+import { subscriptionToWire } from '../../../../src/simulator/server/memberProtocol';
+import { crc32c } from '../../../../src/simulator/server/crc32c';
+import { encodeRecordBatch } from '../../../../src/simulator/server/recordBatch';
+
+export type Field =
+  | { kind: 'int8' | 'int16' | 'int32'; value: number }
+  | { kind: 'int64'; value: bigint }
+  | { kind: 'string'; value: string | null }
+  | { kind: 'bytes'; value: Buffer | null }
+  /** A classic ARRAY; `count` overrides the item count written (a lie about the length). */
+  | { kind: 'array'; items: Field[][]; count?: number }
+  /** Bytes written as they are (a string whose length prefix lies, say). */
+  | { kind: 'raw'; value: Buffer };
+
+export interface CorpusRequest {
+  apiKey: number;
+  apiVersion: number;
+  /** What the request is, for failure messages. */
+  label: string;
+  /** Group requests go to the group's coordinator, partition requests to the partition's leader. */
+  route: { group: string } | { topic: string; partition: number } | null;
+  fields: Field[];
+}
+
+const i8 = (value: number): Field => ({ kind: 'int8', value });
+const i16 = (value: number): Field => ({ kind: 'int16', value });
+const i32 = (value: number): Field => ({ kind: 'int32', value });
+const i64 = (value: number | bigint): Field => ({ kind: 'int64', value: BigInt(value) });
+const str = (value: string | null): Field => ({ kind: 'string', value });
+const bytes = (value: Buffer | null): Field => ({ kind: 'bytes', value });
+const arr = (...items: Field[][]): Field => ({ kind: 'array', items });
+
+export function encodeFields(fields: readonly Field[], w = new ByteWriter()): ByteWriter {
+  for (const field of fields) {
+    switch (field.kind) {
+      case 'int8':
+        w.int8(field.value);
+        break;
+      case 'int16':
+        w.int16(field.value);
+        break;
+      case 'int32':
+        w.int32(field.value);
+        break;
+      case 'int64':
+        w.raw(int64Bytes(field.value));
+        break;
+      case 'string':
+        w.string(field.value);
+        break;
+      case 'bytes':
+        w.bytes(field.value);
+        break;
+      case 'array':
+        w.int32(field.count ?? field.items.length);
+        for (const item of field.items) {
+          encodeFields(item, w);
+        }
+        break;
+      case 'raw':
+        w.raw(field.value);
+        break;
+    }
+  }
+  return w;
+}
+
+function int64Bytes(value: bigint): Buffer {
+  const b = Buffer.alloc(8);
+  b.writeBigInt64BE(BigInt.asIntN(64, value));
+  return b;
+}
+
+function subscription(topics: string[]): Buffer {
+  return subscriptionToWire({ topics, ownedPartitions: [], generationId: -1 });
+}
+
+/** A one-record batch as a producer sends it. */
+export function producedBatch(records = 1): Buffer {
+  return encodeRecordBatch(
+    Array.from({ length: records }, (_, offset) => ({ offset, value: Buffer.from(`fuzz-${offset}`) })),
+    Date.now(),
+  );
+}
+
+const topicPartitions = (topic: string, partitions: number[]): Field[] => [str(topic), arr(...partitions.map((p) => [i32(p)]))];
+
+/** Every served API at the versions the mutations start from (each API's lowest and highest), for group `group`. */
+export function requestCorpus(group = 'fuzzed'): CorpusRequest[] {
+  const joinProtocols = arr([str('range'), bytes(subscription(['orders']))], [str('roundrobin'), bytes(subscription(['orders']))]);
+  // One protocol, as kafkajs joins by default.
+  const oneProtocol = arr([str('roundrobin'), bytes(subscription(['orders']))]);
+  const list: CorpusRequest[] = [
+    { apiKey: 0, apiVersion: 3, label: 'Produce v3', route: { topic: 'orders', partition: 0 }, fields: [str(null), i16(1), i32(1000), arr([str('orders'), arr([i32(0), bytes(producedBatch(2))])])] },
+    { apiKey: 0, apiVersion: 7, label: 'Produce v7', route: { topic: 'orders', partition: 1 }, fields: [str(null), i16(-1), i32(1000), arr([str('orders'), arr([i32(1), bytes(producedBatch(1))])])] },
+    {
+      apiKey: 1,
+      apiVersion: 4,
+      label: 'Fetch v4',
+      route: { topic: 'orders', partition: 0 },
+      fields: [i32(-1), i32(50), i32(1), i32(1 << 20), i8(0), arr([str('orders'), arr([i32(0), i64(0), i32(1 << 20)])])],
+    },
+    {
+      apiKey: 1,
+      apiVersion: 11,
+      label: 'Fetch v11',
+      route: { topic: 'orders', partition: 2 },
+      fields: [i32(-1), i32(50), i32(1), i32(1 << 20), i8(1), i32(0), i32(-1), arr([str('orders'), arr([i32(2), i32(-1), i64(1), i64(-1), i32(1 << 20)])]), arr(), str('')],
+    },
+    { apiKey: 2, apiVersion: 1, label: 'ListOffsets v1', route: { topic: 'orders', partition: 0 }, fields: [i32(-1), arr([str('orders'), arr([i32(0), i64(-1)])])] },
+    { apiKey: 2, apiVersion: 5, label: 'ListOffsets v5', route: { topic: 'orders', partition: 1 }, fields: [i32(-1), i8(1), arr([str('orders'), arr([i32(1), i32(-1), i64(-2)])])] },
+    { apiKey: 3, apiVersion: 0, label: 'Metadata v0', route: null, fields: [arr([str('orders')])] },
+    { apiKey: 3, apiVersion: 6, label: 'Metadata v6', route: null, fields: [arr([str('orders')], [str('fuzz-auto')]), i8(1)] },
+    { apiKey: 8, apiVersion: 0, label: 'OffsetCommit v0', route: { group }, fields: [str('fuzz-simple'), arr([str('orders'), arr([i32(0), i64(2), str('')])])] },
+    {
+      apiKey: 8,
+      apiVersion: 7,
+      label: 'OffsetCommit v7',
+      route: { group },
+      fields: [str('fuzz-simple'), i32(-1), str(''), str(null), arr([str('orders'), arr([i32(1), i64(3), i32(-1), str('meta')])])],
+    },
+    { apiKey: 9, apiVersion: 1, label: 'OffsetFetch v1', route: { group }, fields: [str('fuzz-simple'), arr(topicPartitions('orders', [0, 1]))] },
+    { apiKey: 9, apiVersion: 5, label: 'OffsetFetch v5', route: { group }, fields: [str('fuzz-simple'), { kind: 'array', items: [], count: -1 }] },
+    { apiKey: 10, apiVersion: 0, label: 'FindCoordinator v0', route: null, fields: [str(group)] },
+    { apiKey: 10, apiVersion: 2, label: 'FindCoordinator v2', route: null, fields: [str('fuzz-txn'), i8(1)] },
+    { apiKey: 11, apiVersion: 0, label: 'JoinGroup v0', route: { group }, fields: [str(group), i32(10000), str(''), str('consumer'), joinProtocols] },
+    { apiKey: 11, apiVersion: 3, label: 'JoinGroup v3', route: { group }, fields: [str(group), i32(10000), i32(20000), str(''), str('consumer'), joinProtocols] },
+    { apiKey: 11, apiVersion: 1, label: 'JoinGroup v1 (one protocol)', route: { group }, fields: [str(group), i32(10000), i32(10000), str(''), str('consumer'), oneProtocol] },
+    { apiKey: 11, apiVersion: 5, label: 'JoinGroup v5 (one protocol)', route: { group }, fields: [str(group), i32(10000), i32(10000), str(''), str(null), str('consumer'), oneProtocol] },
+    { apiKey: 11, apiVersion: 5, label: 'JoinGroup v5', route: { group }, fields: [str(group), i32(10000), i32(20000), str(''), str('fuzz-static'), str('consumer'), joinProtocols] },
+    { apiKey: 12, apiVersion: 0, label: 'Heartbeat v0', route: { group }, fields: [str(group), i32(1), str('member')] },
+    { apiKey: 12, apiVersion: 3, label: 'Heartbeat v3', route: { group }, fields: [str(group), i32(1), str('member'), str(null)] },
+    { apiKey: 13, apiVersion: 0, label: 'LeaveGroup v0', route: { group }, fields: [str(group), str('member')] },
+    { apiKey: 13, apiVersion: 3, label: 'LeaveGroup v3', route: { group }, fields: [str(group), arr([str('member'), str(null)], [str(''), str('fuzz-static')])] },
+    { apiKey: 14, apiVersion: 0, label: 'SyncGroup v0', route: { group }, fields: [str(group), i32(1), str('member'), arr([str('member'), bytes(Buffer.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0]))])] },
+    { apiKey: 14, apiVersion: 3, label: 'SyncGroup v3', route: { group }, fields: [str(group), i32(1), str('member'), str(null), arr()] },
+    { apiKey: 15, apiVersion: 0, label: 'DescribeGroups v0', route: { group }, fields: [arr([str(group)], [str('steady')])] },
+    { apiKey: 15, apiVersion: 4, label: 'DescribeGroups v4', route: { group }, fields: [arr([str(group)]), i8(1)] },
+    { apiKey: 16, apiVersion: 0, label: 'ListGroups v0', route: null, fields: [] },
+    { apiKey: 16, apiVersion: 2, label: 'ListGroups v2', route: null, fields: [] },
+    { apiKey: 18, apiVersion: 0, label: 'ApiVersions v0', route: null, fields: [] },
+    { apiKey: 18, apiVersion: 2, label: 'ApiVersions v2', route: null, fields: [] },
+    { apiKey: 19, apiVersion: 0, label: 'CreateTopics v0', route: null, fields: [arr([str('fuzz-created'), i32(2), i16(1), arr(), arr()]), i32(1000)] },
+    { apiKey: 19, apiVersion: 4, label: 'CreateTopics v4', route: null, fields: [arr([str('fuzz-created-4'), i32(-1), i16(-1), arr(), arr([str('cleanup.policy'), str('delete')])]), i32(1000), i8(1)] },
+    { apiKey: 22, apiVersion: 0, label: 'InitProducerId v0', route: null, fields: [str(null), i32(60000)] },
+    { apiKey: 22, apiVersion: 1, label: 'InitProducerId v1', route: { group: 'fuzz-txn' }, fields: [str('fuzz-txn'), i32(60000)] },
+    { apiKey: 24, apiVersion: 0, label: 'AddPartitionsToTxn v0', route: { group: 'fuzz-txn' }, fields: [str('fuzz-txn'), i64(1), i16(0), arr(topicPartitions('orders', [0]))] },
+    { apiKey: 25, apiVersion: 2, label: 'AddOffsetsToTxn v2', route: { group: 'fuzz-txn' }, fields: [str('fuzz-txn'), i64(1), i16(0), str(group)] },
+    { apiKey: 26, apiVersion: 1, label: 'EndTxn v1', route: { group: 'fuzz-txn' }, fields: [str('fuzz-txn'), i64(1), i16(0), i8(1)] },
+    {
+      apiKey: 28,
+      apiVersion: 2,
+      label: 'TxnOffsetCommit v2',
+      route: { group },
+      fields: [str('fuzz-txn'), str(group), i64(1), i16(0), arr([str('orders'), arr([i32(0), i64(1), i32(-1), str(null)])])],
+    },
+    { apiKey: 42, apiVersion: 1, label: 'DeleteGroups v1', route: { group }, fields: [arr([str('fuzz-simple')])] },
+    { apiKey: 47, apiVersion: 0, label: 'OffsetDelete v0', route: { group }, fields: [str('fuzz-simple'), arr(topicPartitions('orders', [0]))] },
+  ];
+  return list;
+}
+
+/** An empty v2 batch whose header claims 2^31 - 1 records (CRC correct), as a hostile producer sends it. */
+export function lyingEmptyBatch(): Buffer {
+  const batch = Buffer.from(producedBatch(1).subarray(0, 61));
+  batch.writeInt32BE(49, 8);
+  batch.writeInt32BE(2 ** 31 - 2, 23);
+  batch.writeInt32BE(2 ** 31 - 1, 57);
+  batch.writeUInt32BE(crc32c(batch.subarray(21)), 17);
+  return batch;
+}
+
+/** The inputs that once ended the process, exhausted its memory or lost records, as requests to mutate further. */
+export function attackCorpus(group: string): CorpusRequest[] {
+  const twice = arr([str('range'), bytes(subscription(['orders']))], [str('range'), bytes(subscription(['orders']))]);
+  return [
+    { apiKey: 11, apiVersion: 0, label: 'JoinGroup v0 naming one protocol twice', route: { group }, fields: [str(group), i32(10000), str(''), str('consumer'), twice] },
+    { apiKey: 8, apiVersion: 2, label: 'OffsetCommit v2 above 2^53', route: { group }, fields: [str(group), i32(-1), str(''), i64(-1), arr([str('orders'), arr([i32(0), i64(2n ** 53n + 2n), str('')])])] },
+    { apiKey: 9, apiVersion: 3, label: 'OffsetFetch v3 of every offset', route: { group }, fields: [str(group), { kind: 'array', items: [], count: -1 }] },
+    { apiKey: 19, apiVersion: 1, label: 'CreateTopics v1 of 10^7 partitions', route: null, fields: [arr([str(`huge-${group}`), i32(10_000_000), i16(1), arr(), arr()]), i32(1000), i8(0)] },
+    { apiKey: 0, apiVersion: 3, label: 'Produce v3 of an empty batch claiming 2^31 - 1 records', route: { topic: 'orders', partition: 2 }, fields: [str(null), i16(1), i32(1000), arr([str('orders'), arr([i32(2), bytes(lyingEmptyBatch())])])] },
+    {
+      apiKey: 1,
+      apiVersion: 4,
+      label: 'Fetch v4 parked past the end for a long wait',
+      route: { topic: 'orders', partition: 2 },
+      fields: [i32(-1), i32(600_000), i32(1), i32(1 << 20), i8(0), arr([str('orders'), arr([i32(2), i64(1_000_000), i32(1 << 20)])])],
+    },
+  ];
+}
