@@ -115,6 +115,24 @@ export class OffsetsTopicReader {
     return this.log.events(groupId);
   }
 
+  /**
+   * The group's generation as its last group-metadata record says, but only while the group's
+   * partition is being read and was read up to its high watermark: otherwise it may be stale.
+   */
+  generation(groupId: string): number | undefined {
+    const partitions = this.leaders?.length;
+    if (partitions === undefined || (this.allWatchers.size === 0 && !this.groupWatchers.has(groupId))) {
+      return undefined;
+    }
+    const partition = offsetsPartitionFor(groupId, partitions);
+    const position = this.positions.get(partition);
+    const highWatermark = this.highWatermarks.get(partition);
+    if (position === undefined || highWatermark === undefined || position < highWatermark) {
+      return undefined;
+    }
+    return this.log.generation(groupId);
+  }
+
   /** Next offset to read of a partition, once its log start is known. */
   position(partition: number): number | undefined {
     return this.positions.get(partition);
