@@ -56,12 +56,16 @@ export interface KafkaLogger {
   error(message: string): void;
 }
 
-/** Bounded so that a dead broker fails within a few seconds instead of kafkajs's ~30 s default. */
+/**
+ * Bounded so that a dead or frozen broker fails a load within seconds instead of kafkajs's ~30 s
+ * default. No retry inside kafkajs: one load costs one connection attempt (and one SASL login) per
+ * broker it contacts; the views retry with backoff, and never after a failed login.
+ */
 export const CONNECTION_TIMEOUTS = {
   connectionTimeout: 3000,
   authenticationTimeout: 5000,
-  requestTimeout: 15000,
-  retry: { retries: 2, initialRetryTime: 200, maxRetryTime: 1000 },
+  requestTimeout: 10000,
+  retry: { retries: 0 },
 } as const;
 
 const TOKEN_COMMAND_TIMEOUT_MS = 15000;
@@ -314,6 +318,10 @@ const UNREACHABLE_CODES: Record<string, string> = {
   ECONNRESET: 'connection reset by the server',
 };
 
+/** Kafka's TOPIC_, GROUP_, CLUSTER_ and TRANSACTIONAL_ID_AUTHORIZATION_FAILED, by kafkajs type and by code. */
+const AUTHORIZATION_TYPES: ReadonlySet<string> = new Set(['TOPIC_AUTHORIZATION_FAILED', 'GROUP_AUTHORIZATION_FAILED', 'CLUSTER_AUTHORIZATION_FAILED', 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED']);
+const AUTHORIZATION_CODES: ReadonlySet<number> = new Set([29, 30, 31, 53]);
+
 const TLS_CODE_PATTERN = /^(ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_)/;
 const TLS_MESSAGE_PATTERN = /secure TLS connection|SSL routines|wrong version number|certificate|handshake/i;
 
@@ -335,9 +343,17 @@ export function classifyError(error: unknown, config?: Pick<ConnectionConfig, 'b
   const fallbackAddress = config?.bootstrapServers.join(', ') ?? 'the broker';
   const mechanism = config?.sasl?.mechanism.toUpperCase() ?? 'SASL';
 
+  const authorization = chain.find((e) => (typeof e.type === 'string' && AUTHORIZATION_TYPES.has(e.type)) || (typeof e.code === 'number' && AUTHORIZATION_CODES.has(e.code)));
+  if (authorization) {
+    return { kind: 'authorization', message: `Not authorized: ${authorization.message ?? 'the broker refused the request'}` };
+  }
+
   const auth = chain.find((e) => e.name === 'KafkaJSSASLAuthenticationError' || e.type === 'SASL_AUTHENTICATION_FAILED' || e.type === 'UNSUPPORTED_SASL_MECHANISM' || e.type === 'ILLEGAL_SASL_STATE');
   if (auth) {
     const text = auth.message ?? '';
+    if (/not authorized|authorization (failed|denied)|authorization id/i.test(text)) {
+      return { kind: 'authorization', message: `Not authorized (SASL ${mechanism}): ${text}` };
+    }
     if (auth.type === 'UNSUPPORTED_SASL_MECHANISM' || /unsupported sasl mechanism|not enabled/i.test(text)) {
       return { kind: 'authentication', message: `Authentication failed (SASL ${mechanism}): the broker does not offer this mechanism on this listener` };
     }

@@ -30,15 +30,12 @@ export function toGroupType(listedType: string | null, protocolType: string): Gr
 
 export interface ClassicMembers {
   members: Member[];
-  /** Highest generation found in v2+ subscriptions, or -1: DescribeGroups itself carries none. */
-  generation: number;
   /** Members whose bytes could not be decoded, with the reason. */
   decodeErrors: string[];
 }
 
 export function classicMembers(group: DescribedGroup): ClassicMembers {
   const decodeErrors: string[] = [];
-  let generation = -1;
   const members = group.members.map((m): Member => {
     const member: Member = {
       memberId: m.memberId,
@@ -55,7 +52,6 @@ export function classicMembers(group: DescribedGroup): ClassicMembers {
       if (m.memberMetadata.length > 0) {
         const subscription = decodeSubscription(m.memberMetadata);
         member.subscription = subscription.topics;
-        generation = Math.max(generation, subscription.generationId);
       }
       member.assignment = decodeAssignment(m.memberAssignment).partitions;
     } catch (e) {
@@ -63,7 +59,7 @@ export function classicMembers(group: DescribedGroup): ClassicMembers {
     }
     return member;
   });
-  return { members, generation, decodeErrors };
+  return { members, decodeErrors };
 }
 
 export function consumerGroupMembers(group: ConsumerGroupDescription): Member[] {

@@ -1,89 +1,57 @@
 /**
- * GroupAdmin over a real cluster. Writes go through KafkaSource (admin OffsetCommit with generation -1,
- * OffsetDelete, DeleteGroups, LeaveGroup by instance id); the reset planner's lookups (committed offsets
- * with metadata, partition counts, log start / high watermark, offsets by timestamp) are sent here over a
- * kafkajs Cluster of our own, as kafka-consumer-groups.sh sends them: Metadata, OffsetFetch, ListOffsets
- * READ_UNCOMMITTED to each partition's leader.
+ * GroupAdmin over a real cluster, built on its KafkaSource and the source's connections (one
+ * connection pool and one login per broker for the tree and the admin alike). Writes go through
+ * KafkaSource (admin OffsetCommit with generation -1, OffsetDelete, DeleteGroups, LeaveGroup by
+ * instance id); the reset planner's lookups are sent as kafka-consumer-groups.sh sends them: one
+ * DescribeGroups for the state and one OffsetFetch for the committed offsets, to the coordinator the
+ * topology names; Metadata (from the shared topology when fresh) and ListOffsets READ_UNCOMMITTED to
+ * each partition's leader.
  */
-import type { Kafka } from 'kafkajs';
 import type { CommittedOffset, GroupAdmin, GroupDeletion, OffsetDeletion, PartitionLogOffsets, PartitionResult, StaticMemberRemoval } from '../model/groupAdmin';
 import type { GroupState, TopicPartition } from '../model/types';
 import { compareTopicPartitions } from '../offsets/topicPartitions';
-import { groupBy } from './collections';
-import { createCluster, sendRequest, type KafkajsBroker, type KafkajsCluster } from './kafkajsBridge';
+import { partitionKey } from './groupView';
 import type { KafkaSource } from './kafkaSource';
 import { describeErrorCode } from './protocol/errorCodes';
-import {
-  EARLIEST_TIMESTAMP,
-  LATEST_TIMESTAMP,
-  READ_UNCOMMITTED,
-  listOffsetsRequest,
-  metadataRequest,
-  offsetFetchRequest,
-  type ListedOffset,
-  type MetadataResult,
-} from './protocol/offsetRequests';
-
-const UNKNOWN_TOPIC_OR_PARTITION = 3;
+import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, READ_UNCOMMITTED, type ListedOffset } from './protocol/offsetRequests';
 
 export class KafkaGroupAdmin implements GroupAdmin {
-  private readonly cluster: KafkajsCluster;
-  private connected: Promise<void> | null = null;
-
-  constructor(private readonly source: KafkaSource, kafka: Kafka) {
-    this.cluster = createCluster(kafka);
-  }
+  constructor(private readonly source: KafkaSource) {}
 
   now(): number {
     return Date.now();
   }
 
-  async groupState(groupId: string): Promise<GroupState | 'missing'> {
-    const detail = await this.source.describeGroup(groupId);
-    // DescribeGroups answers Dead for a group the coordinator does not know; both may be reset.
-    return detail.state;
+  /** DescribeGroups answers Dead for a group the coordinator does not know; both may be reset. */
+  groupState(groupId: string): Promise<GroupState> {
+    return this.source.groupState(groupId);
   }
 
   async committedOffsets(groupId: string): Promise<CommittedOffset[]> {
-    await this.connect();
-    const coordinator = await this.cluster.findGroupCoordinator({ groupId });
-    const result = await sendRequest(coordinator, offsetFetchRequest(groupId));
-    if (result.errorCode !== 0) {
-      throw new Error(`Committed offsets of ${groupId}: ${describeErrorCode(result.errorCode)}`);
-    }
-    const failed = result.offsets.find((o) => o.errorCode !== 0);
-    if (failed) {
-      throw new Error(`Committed offset of ${failed.topic}-${failed.partition}: ${describeErrorCode(failed.errorCode)}`);
-    }
-    return result.offsets
-      .filter((o) => o.offset >= 0)
-      .map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset, metadata: o.metadata ?? '' }))
-      .sort(compareTopicPartitions);
+    const offsets = await this.source.committedOffsets(groupId);
+    return offsets.map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset, metadata: o.metadata ?? '' })).sort(compareTopicPartitions);
   }
 
   async partitionCounts(topics: readonly string[]): Promise<Map<string, number>> {
-    const counts = new Map<string, number>();
-    if (topics.length === 0) {
-      return counts;
-    }
-    for (const t of (await this.metadata(topics)).topics) {
-      if (t.errorCode === 0) {
-        counts.set(t.topic, t.partitions.length);
-      } else if (t.errorCode !== UNKNOWN_TOPIC_OR_PARTITION) {
-        throw new Error(`Topic ${t.topic}: ${describeErrorCode(t.errorCode)}`);
+    const found = await this.source.connection.guard(() => this.source.connection.partitionLeaders(topics));
+    for (const [topic, error] of found.topicErrors) {
+      if (!found.unknownTopics.has(topic)) {
+        throw new Error(error);
       }
     }
-    return counts;
+    return found.partitionCounts;
   }
 
   async logOffsets(partitions: readonly TopicPartition[]): Promise<PartitionLogOffsets[]> {
-    const [earliest, latest] = await Promise.all([this.listOffsets(partitions, EARLIEST_TIMESTAMP), this.listOffsets(partitions, LATEST_TIMESTAMP)]);
+    const [earliest, latest] = await this.listOffsets(partitions, [EARLIEST_TIMESTAMP, LATEST_TIMESTAMP]);
     const found: PartitionLogOffsets[] = [];
+    const index = (list: ListedOffset[]) => new Map(list.map((o) => [partitionKey(o), o.offset]));
+    const [starts, ends] = [index(earliest), index(latest)];
     for (const tp of partitions) {
-      const start = earliest.find((o) => o.topic === tp.topic && o.partition === tp.partition);
-      const end = latest.find((o) => o.topic === tp.topic && o.partition === tp.partition);
-      if (start && end) {
-        found.push({ topic: tp.topic, partition: tp.partition, earliest: start.offset, latest: end.offset });
+      const start = starts.get(partitionKey(tp));
+      const end = ends.get(partitionKey(tp));
+      if (start !== undefined && end !== undefined) {
+        found.push({ topic: tp.topic, partition: tp.partition, earliest: start, latest: end });
       }
     }
     return found;
@@ -93,7 +61,7 @@ export class KafkaGroupAdmin implements GroupAdmin {
     if (!Number.isSafeInteger(timestampMs) || timestampMs < 0) {
       throw new Error(`A timestamp lookup needs epoch milliseconds from 0, got ${timestampMs}`);
     }
-    const [answer] = await this.listOffsets([{ topic, partition }], timestampMs, { throwOnError: true });
+    const [[answer]] = await this.listOffsets([{ topic, partition }], [timestampMs], { throwOnError: true });
     if (!answer) {
       throw new Error(`No ListOffsets answer for ${topic}-${partition}`);
     }
@@ -123,68 +91,35 @@ export class KafkaGroupAdmin implements GroupAdmin {
     return outcome.error === undefined ? { members } : { error: outcome.error, members };
   }
 
-  async dispose(): Promise<void> {
-    this.connected = null;
-    await this.cluster.disconnect();
-  }
+  /** The connections are the source's: it closes them. */
+  async dispose(): Promise<void> {}
 
-  private async connect(): Promise<void> {
-    if (!this.connected) {
-      this.connected = this.cluster.connect().catch((e: unknown) => {
-        this.connected = null;
-        throw e;
-      });
-    }
-    await this.connected;
-  }
-
-  private async anyBroker(): Promise<KafkajsBroker> {
-    await this.connect();
-    const seed = this.cluster.brokerPool.seedBroker;
-    if (!seed) {
-      throw new Error('kafkajs has no connected broker after connect()');
-    }
-    return seed;
-  }
-
-  private async metadata(topics: readonly string[]): Promise<MetadataResult> {
-    return sendRequest(await this.anyBroker(), metadataRequest(topics));
-  }
-
-  /** ListOffsets (READ_UNCOMMITTED) to each partition's leader; failed partitions are left out unless asked to throw. */
-  private async listOffsets(partitions: readonly TopicPartition[], timestamp: number, options: { throwOnError?: boolean } = {}): Promise<ListedOffset[]> {
+  /**
+   * ListOffsets (READ_UNCOMMITTED) at each timestamp, one request per leader and timestamp; failed
+   * partitions are left out unless asked to throw.
+   */
+  private async listOffsets(partitions: readonly TopicPartition[], timestamps: readonly number[], options: { throwOnError?: boolean } = {}): Promise<ListedOffset[][]> {
     if (partitions.length === 0) {
-      return [];
+      return timestamps.map(() => []);
     }
-    const metadata = await this.metadata([...new Set(partitions.map((p) => p.topic))]);
-    const leaderOf = (tp: TopicPartition): number =>
-      metadata.topics.find((t) => t.topic === tp.topic)?.partitions.find((p) => p.partition === tp.partition)?.leader ?? -1;
-    const known = this.cluster.brokerPool.brokers;
-    if (metadata.brokers.some((b) => !known[String(b.nodeId)])) {
-      // kafkajs creates Broker objects only from its own metadata refresh.
-      for (const topic of new Set(partitions.map((p) => p.topic))) {
-        this.cluster.targetTopics.add(topic);
+    const connection = this.source.connection;
+    return connection.guard(async () => {
+      const found = await connection.partitionLeaders([...new Set(partitions.map((p) => p.topic))]);
+      const leaderless = partitions.find((p) => (found.leaders.get(partitionKey(p)) ?? -1) < 0);
+      if (leaderless && options.throwOnError) {
+        throw new Error(found.topicErrors.get(leaderless.topic) ?? `${leaderless.topic}-${leaderless.partition} has no leader`);
       }
-      await this.cluster.refreshMetadata();
-    }
-    const byLeader = groupBy(partitions, leaderOf);
-    const answers = await Promise.all(
-      [...byLeader].map(async ([leader, parts]) => {
-        if (leader < 0) {
-          if (options.throwOnError) {
-            throw new Error(`${parts[0].topic}-${parts[0].partition} has no leader`);
-          }
-          return [];
+      const listed = await connection.listOffsets(partitions, found.leaders, timestamps.map((timestamp) => ({ isolationLevel: READ_UNCOMMITTED, timestamp })));
+      if (options.throwOnError && listed.failures.length > 0) {
+        throw new Error(`ListOffsets from broker ${listed.failures[0].leader}: ${listed.failures[0].error}`);
+      }
+      return listed.answers.map((answers) => {
+        const failed = answers.find((o) => o.errorCode !== 0);
+        if (failed && options.throwOnError) {
+          throw new Error(`ListOffsets for ${failed.topic}-${failed.partition}: ${describeErrorCode(failed.errorCode)}`);
         }
-        const broker = await this.cluster.findBroker({ nodeId: leader });
-        return sendRequest(broker, listOffsetsRequest(READ_UNCOMMITTED, timestamp, parts));
-      }),
-    );
-    const listed = answers.flat();
-    const failed = listed.find((o) => o.errorCode !== 0);
-    if (failed && options.throwOnError) {
-      throw new Error(`ListOffsets for ${failed.topic}-${failed.partition}: ${describeErrorCode(failed.errorCode)}`);
-    }
-    return listed.filter((o) => o.errorCode === 0);
+        return answers.filter((o) => o.errorCode === 0);
+      });
+    });
   }
 }

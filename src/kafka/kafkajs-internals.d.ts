@@ -9,23 +9,7 @@ declare module 'kafkajs/src/protocol/error' {
   export const errorCodes: ReadonlyArray<{ type: string; code: number; retriable: boolean; message: string }>;
 }
 
-declare module 'kafkajs/src/protocol/decoder' {
-  export default class Decoder {
-    constructor(buffer: Buffer);
-  }
-}
-
-declare module 'kafkajs/src/protocol/recordBatch/v0/decoder' {
-  import type Decoder from 'kafkajs/src/protocol/decoder';
-
-  /** One record as kafkajs decodes it: offsets and timestamps as decimal strings. */
-  export interface KafkajsRecord {
-    offset: string;
-    timestamp: string;
-    key: Buffer | null;
-    value: Buffer | null;
-  }
-
-  /** Decodes one whole v2 record batch (decompressing it), starting at its base offset. */
-  export default function decodeRecordBatch(decoder: Decoder): Promise<{ records: KafkajsRecord[] }>;
+declare module 'kafkajs/src/protocol/message/compression' {
+  /** kafkajs's codec for a batch's compression attribute (GZIP built in), or null for none. */
+  export function lookupCodecByAttributes(attributes: number): { decompress(buffer: Buffer): Promise<Buffer> } | null;
 }

@@ -34,6 +34,8 @@ export interface KafkajsBroker {
     /** Connects the pool's connection for this kind of request (Fetch has its own) when it is not connected. */
     getConnectionByRequest(protocol: { request: { apiKey: number } }): Promise<unknown>;
   };
+  /** Opens the connection, asks ApiVersions (filling `versions`) and logs in. */
+  connect(): Promise<void>;
   disconnect(): Promise<void>;
 }
 
@@ -135,6 +137,11 @@ const FETCH_API_KEY = 1;
 
 /** Sends one request over the broker's own (authenticated) connection and returns its decoded response. */
 export async function sendRequest<T>(broker: KafkajsBroker, request: ApiRequest<T>): Promise<T> {
+  if (!broker.versions) {
+    // A broker kafkajs made afresh (a new seed after a failed connect) knows no versions yet:
+    // connecting says why it cannot be reached instead of "does not support".
+    await broker.connect();
+  }
   const range = broker.versions?.[request.apiKey];
   if (!range || request.apiVersion > range.maxVersion || request.apiVersion < range.minVersion) {
     throw new UnsupportedApiVersionError(request.apiName, `v${request.apiVersion}`, range);

@@ -14,7 +14,7 @@ import type { KafkaLogger } from './connection';
 import { offsetsPartitionFor } from './offsetsPartition';
 import { describeErrorCode } from './protocol/errorCodes';
 import type { FetchLimits, FetchPosition, FetchResult } from './protocol/fetchRequest';
-import { decodeRecordBatches } from './recordBatches';
+import { decodeBatchRecords, scanBatchFrames, type FetchedRecord } from './recordBatches';
 
 export const OFFSETS_TOPIC = '__consumer_offsets';
 
@@ -113,6 +113,24 @@ export class OffsetsTopicReader {
   /** Events read so far for a group, oldest first. */
   events(groupId: string): RebalanceEvent[] {
     return this.log.events(groupId);
+  }
+
+  /**
+   * The group's generation as its last group-metadata record says, but only while the group's
+   * partition is being read and was read up to its high watermark: otherwise it may be stale.
+   */
+  generation(groupId: string): number | undefined {
+    const partitions = this.leaders?.length;
+    if (partitions === undefined || (this.allWatchers.size === 0 && !this.groupWatchers.has(groupId))) {
+      return undefined;
+    }
+    const partition = offsetsPartitionFor(groupId, partitions);
+    const position = this.positions.get(partition);
+    const highWatermark = this.highWatermarks.get(partition);
+    if (position === undefined || highWatermark === undefined || position < highWatermark) {
+      return undefined;
+    }
+    return this.log.generation(groupId);
   }
 
   /** Next offset to read of a partition, once its log start is known. */
@@ -278,16 +296,33 @@ export class OffsetsTopicReader {
     }
   }
 
-  /** Ingests the partition's complete batches past its position; returns the new position. */
+  /**
+   * Ingests the partition's complete batches past its position; returns the new position. A batch
+   * that cannot be read is reported once (partition and offset) and skipped, so the position always
+   * moves past what was fetched; a broker that answers only batches before the position stops the
+   * reader instead of being asked the same thing forever.
+   */
   private async ingest(partition: number, records: Buffer | null, summary: ReadSummary, groupsWithEvents: Set<string>): Promise<number> {
-    let next = this.positions.get(partition) ?? 0;
-    const batches = records === null || records.length === 0 ? [] : await decodeRecordBatches(records);
-    for (const batch of batches) {
+    const from = this.positions.get(partition) ?? 0;
+    let next = from;
+    const skip = (offset: number, reason: string): void => {
+      this.options.logger.warn(`Skipped an unreadable record batch of ${OFFSETS_TOPIC}-${partition} at offset ${offset}: ${reason}`);
+    };
+    const scan = records === null || records.length === 0 ? { frames: [] } : scanBatchFrames(records);
+    for (const frame of scan.frames) {
       // A fetch starts at the batch holding the fetch offset, so its first records may be old.
-      if (batch.lastOffset < next) {
+      if (frame.bytes === null || frame.lastOffset < next) {
         continue;
       }
-      for (const record of batch.records) {
+      let batchRecords: FetchedRecord[];
+      try {
+        batchRecords = await decodeBatchRecords(frame);
+      } catch (error) {
+        skip(frame.baseOffset, error instanceof Error ? error.message : String(error));
+        next = frame.lastOffset + 1;
+        continue;
+      }
+      for (const record of batchRecords) {
         if (record.offset < next) {
           continue;
         }
@@ -301,7 +336,15 @@ export class OffsetsTopicReader {
           this.options.logger.warn(`Skipped ${OFFSETS_TOPIC}-${partition} offset ${record.offset}: ${reason}`);
         }
       }
-      next = batch.lastOffset + 1;
+      next = frame.lastOffset + 1;
+    }
+    if (scan.broken && scan.broken.baseOffset >= next) {
+      // Its extent is unknown: step past its first offset, the only one known to be in it.
+      skip(scan.broken.baseOffset, scan.broken.reason);
+      next = scan.broken.baseOffset + 1;
+    }
+    if (next === from && records !== null && records.length > 0 && scan.frames.some((f) => f.complete)) {
+      this.markUnavailable(`broker answered only batches before offset ${from} of ${OFFSETS_TOPIC}-${partition}; reading it again would not move`);
     }
     this.positions.set(partition, next);
     return next;

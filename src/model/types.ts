@@ -76,7 +76,11 @@ export interface GroupSummary {
   groupType: 'classic' | 'consumer' | 'simple' | 'unknown';
   /** Selected assignor (the classic group's protocol name), or "" when none. */
   assignor: string;
-  generation: number;
+  /**
+   * The group's generation (a KIP-848 group's epoch), when known: a real cluster's DescribeGroups
+   * carries none, so a classic group has one only while its `__consumer_offsets` records are read.
+   */
+  generation?: number;
   coordinator: BrokerRef | null;
   memberCount: number;
   /** Sum of the known partition lags; null when nothing is known. */

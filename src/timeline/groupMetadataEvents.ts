@@ -31,6 +31,11 @@ interface KnownGeneration {
 export class GroupMetadataEventBuilder {
   private readonly known = new Map<string, KnownGeneration>();
 
+  /** The generation of the group's last record read (its last persisted assignment), if any. */
+  generation(groupId: string): number | undefined {
+    return this.known.get(groupId)?.generation;
+  }
+
   apply(record: TimedGroupMetadataRecord): RebalanceEvent[] {
     const previous = this.known.get(record.group);
     if (record.value === null) {

@@ -32,6 +32,11 @@ export class OffsetsTopicEventLog {
     return events;
   }
 
+  /** The generation in the group's last group-metadata record read, if any (none after a tombstone). */
+  generation(groupId: string): number | undefined {
+    return this.builder.generation(groupId);
+  }
+
   /** Events of one group so far, oldest first (the same objects on every call). */
   events(groupId: string): RebalanceEvent[] {
     return [...(this.byGroup.get(groupId) ?? [])];

@@ -53,7 +53,8 @@ export class SnapshotObserver {
 }
 
 function inferEvents(previous: ObservedGroup | undefined, next: GroupDetail, time: number): RebalanceEvent[] {
-  const base = { groupId: next.groupId, time, generation: next.generation, inferred: true };
+  // -1: the generation is not known (a real cluster's DescribeGroups carries none).
+  const base = { groupId: next.groupId, time, generation: next.generation ?? -1, inferred: true };
   const before = previous?.detail;
   const events: RebalanceEvent[] = [];
 

@@ -75,7 +75,7 @@ export function manageKafkaSources(registry: SourceRegistry, store: ConnectionSt
       const kafka = new Kafka(buildKafkaConfig(config, await store.secrets(config.id), { logger: log }));
       const kafkaSource = new KafkaSource(config, {}, { logger: log, kafka, isolationLevelFor: isolation.lookup });
       source = kafkaSource;
-      admin = new KafkaGroupAdmin(kafkaSource, kafka);
+      admin = new KafkaGroupAdmin(kafkaSource);
       log.info(`Cluster "${config.name}" added (${config.bootstrapServers.join(',')})`);
     } catch (e) {
       // Bad settings must not stop the other clusters; the node shows why.

@@ -49,7 +49,7 @@ describe('KafkaGroupAdmin on a real broker', function () {
     chmodSync(script, 0o755);
     const kafka = new Kafka({ clientId: 'kgl-admin-test', brokers: [env.bootstrap], logLevel: logLevel.NOTHING });
     source = new KafkaSource({ id: 'plain', name: 'plain', bootstrapServers: [env.bootstrap] }, {}, { logger: new MemoryLogger(), kafka });
-    admin = new KafkaGroupAdmin(source, kafka);
+    admin = new KafkaGroupAdmin(source);
     await createTopics([{ topic: TOPIC, numPartitions: 3 }]);
     await produceToEveryPartition(TOPIC, 3, RECORDS);
     const committed = await admin.commitOffsets(GROUP, [

@@ -123,7 +123,7 @@ describe('KafkaSource on a real broker', function () {
     assert.equal(group.assignor, 'cooperative-sticky');
     assert.deepEqual(group.members.map((m) => m.groupInstanceId).sort(), ['static-1', 'static-2']);
     assert.deepEqual(group.members.flatMap((m) => m.assignment.map((tp) => tp.partition)).sort(), [0, 1, 2]);
-    assert.ok(group.generation >= 1, `generation ${group.generation}`);
+    assert.equal(group.generation, undefined, 'DescribeGroups carries no generation, and the group is not watched');
 
     // The same bytes, raw from kafkajs's DescribeGroups, decode to Java's v3 layouts.
     const admin = testKafka('raw-describe').admin();
@@ -153,12 +153,30 @@ describe('KafkaSource on a real broker', function () {
     }
   });
 
+  it("shows a classic group's generation only while its __consumer_offsets records are read, and then the right one", async () => {
+    const groupId = `js-generation-${RUN}-watched`; // not ending in RUN: the CLI comparison below counts those
+    kafkajsMembers.push(await startKafkajsMember(groupId, [PAYMENTS], RECORDS_PER_PARTITION));
+    const unwatched = await describeWhen(groupId, (g) => g.state === 'Stable' && g.memberCount === 1);
+    assert.equal(unwatched.generation, undefined, 'DescribeGroups carries no generation (a kafkajs subscription carries none either)');
+    const stop = source.watchRebalances(groupId, (reason) => assert.fail(`the timeline is unavailable: ${reason}`));
+    try {
+      // The first join of a new group completes generation 1; a second member makes generation 2.
+      await describeWhen(groupId, (g) => g.generation === 1);
+      kafkajsMembers.push(await startKafkajsMember(groupId, [PAYMENTS], RECORDS_PER_PARTITION));
+      const two = await describeWhen(groupId, (g) => g.state === 'Stable' && g.memberCount === 2 && g.generation !== 1);
+      assert.equal(two.generation, 2);
+    } finally {
+      stop();
+    }
+    assert.equal((await source.describeGroup(groupId)).generation, undefined, 'no longer read, so no longer known');
+  });
+
   it('recognises a KIP-848 consumer group and describes it with ConsumerGroupDescribe', async () => {
     const group = await describeWhen(GROUP_KIP848, (g) => g.state === 'Stable' && g.memberCount === 1 && g.members[0].assignment.length === 5);
     assert.equal(group.groupType, 'consumer');
     assert.equal(group.protocolType, 'consumer');
     assert.ok(['uniform', 'range'].includes(group.assignor), group.assignor);
-    assert.ok(group.generation >= 1);
+    assert.ok((group.generation ?? 0) >= 1, `group epoch ${group.generation}`);
     assert.equal(group.members[0].groupInstanceId, 'kip848-1');
     assert.deepEqual([...group.members[0].subscription].sort(), [ORDERS, PAYMENTS].sort());
   });

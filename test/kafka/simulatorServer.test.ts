@@ -35,7 +35,7 @@ function engineGroup(sim: Simulation, groupId: string): EngineGroup {
   return {
     state: group.state,
     assignor: group.assignor,
-    generation: group.generation,
+    generation: group.generation ?? -1,
     members: group.members.map((m) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId, partitions: m.assignment.map((tp) => `${tp.topic}-${tp.partition}`).sort() })),
     committed: Array.from({ length: PARTITIONS }, (_, p) => group.offsets.find((o) => o.topic === TOPIC && o.partition === p)?.committedOffset ?? null),
   };

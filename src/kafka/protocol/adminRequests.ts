@@ -11,7 +11,8 @@ export interface PartitionResult {
 export interface OffsetToCommit {
   topic: string;
   partition: number;
-  offset: number;
+  /** A bigint goes on the wire exactly, up to 2^63-1. */
+  offset: number | bigint;
   metadata?: string | null;
 }
 

@@ -98,9 +98,9 @@ export function fetchRequest(version: number, topic: string, positions: readonly
           return t.array((p): FetchedPartition => {
             const partition = p.r.int32();
             const partitionError = p.r.int16();
-            const highWatermark = p.r.int64();
+            const highWatermark = p.r.exactInt64();
             p.r.int64(); // last stable offset
-            const logStartOffset = version >= 5 ? p.r.int64() : -1;
+            const logStartOffset = version >= 5 ? p.r.exactInt64() : -1;
             p.array((a) => [a.r.int64(), a.r.int64()]); // aborted transactions
             if (version >= 11) {
               p.r.int32(); // preferred read replica

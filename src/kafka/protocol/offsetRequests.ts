@@ -93,7 +93,7 @@ export function offsetFetchRequest(groupId: string): ApiRequest<OffsetFetchResul
           return t.array((p) => ({
             topic,
             partition: p.r.int32(),
-            offset: p.r.int64(),
+            offset: p.r.exactInt64(),
             metadata: p.nullableString(),
             errorCode: p.r.int16(),
           }));
@@ -146,7 +146,7 @@ export function listOffsetsRequest(
             const partition = p.r.int32();
             const errorCode = p.r.int16();
             p.r.int64(); // timestamp
-            return { topic, partition, errorCode, offset: p.r.int64() };
+            return { topic, partition, errorCode, offset: p.r.exactInt64() };
           });
         })
         .flat();

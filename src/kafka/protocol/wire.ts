@@ -130,6 +130,8 @@ export class ByteWriter {
   }
 }
 
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+
 export class ByteReader {
   private offset = 0;
 
@@ -164,6 +166,16 @@ export class ByteReader {
 
   int64(): number {
     return Number(this.take(8).readBigInt64BE());
+  }
+
+  /** An int64 that must be exact as a number (offsets): beyond 2^53 it is refused, never rounded. */
+  exactInt64(): number {
+    const at = this.offset;
+    const value = this.take(8).readBigInt64BE();
+    if (value > MAX_EXACT || value < -MAX_EXACT) {
+      throw new ProtocolDecodeError(`${this.what}: int64 ${value} at offset ${at} is beyond 2^53 and cannot be handled exactly`);
+    }
+    return Number(value);
   }
 
   boolean(): boolean {

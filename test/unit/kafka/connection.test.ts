@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { KafkaErrorCode } from '../../../src/kafka/protocol/errorCodes';
 import { KafkaJSConnectionError, KafkaJSNumberOfRetriesExceeded, KafkaJSRequestTimeoutError, logLevel, type LogEntry } from 'kafkajs';
 import {
   CONNECTION_TIMEOUTS,
@@ -164,6 +165,20 @@ describe('kafka/connection', () => {
     it('classifies unknown hosts', () => {
       const error = namedError('KafkaJSConnectionError', 'Connection error: getaddrinfo ENOTFOUND nope.invalid', { code: 'ENOTFOUND', broker: 'nope.invalid:9092' });
       assert.deepEqual(classifyError(error), { kind: 'unreachable', message: 'Cannot reach nope.invalid:9092: unknown host' });
+    });
+
+    it('classifies TOPIC/GROUP/CLUSTER_AUTHORIZATION_FAILED and SASL authorization refusals as authorization (no automatic retry)', () => {
+      const kafkajsType = Object.assign(new Error('Not authorized to access group: Group authorization failed'), { name: 'KafkaJSProtocolError', type: 'GROUP_AUTHORIZATION_FAILED', code: 30 });
+      assert.deepEqual(classifyError(kafkajsType, sasl), { kind: 'authorization', message: 'Not authorized: Not authorized to access group: Group authorization failed' });
+      const ours = new KafkaErrorCode(31, 'ListGroups on broker 1');
+      assert.equal(classifyError(ours, sasl).kind, 'authorization');
+      assert.match(classifyError(ours, sasl).message, /^Not authorized: ListGroups on broker 1: CLUSTER_AUTHORIZATION_FAILED/);
+      assert.equal(classifyError(new KafkaErrorCode(29, 'Metadata of t')).kind, 'authorization');
+      const wrapped = new KafkaJSNumberOfRetriesExceeded(Object.assign(new Error('Topic authorization failed'), { type: 'TOPIC_AUTHORIZATION_FAILED' }), { retryCount: 0, retryTime: 0 });
+      assert.equal(classifyError(wrapped).kind, 'authorization');
+      const saslAuthz = namedError('KafkaJSSASLAuthenticationError', 'SASL PLAIN authentication failed: Authentication failed: Client requested an authorization id that is different from username');
+      assert.equal(classifyError(saslAuthz, sasl).kind, 'authorization');
+      assert.equal(classifyError(new KafkaErrorCode(15, 'Describe')).kind, 'other');
     });
 
     it('classifies wrong SCRAM and PLAIN credentials', () => {

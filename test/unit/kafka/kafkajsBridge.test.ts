@@ -9,11 +9,16 @@ interface SentProtocol {
   response: { decode(payload: Buffer): Promise<unknown>; parse(decoded: unknown): Promise<unknown> };
 }
 
-function fakeBroker(versions: KafkajsBroker['versions'], answer: (sent: SentProtocol) => Promise<unknown>): KafkajsBroker & { disconnects: number } {
+function fakeBroker(
+  versions: KafkajsBroker['versions'],
+  answer: (sent: SentProtocol) => Promise<unknown>,
+  connect: () => Promise<void> = async () => undefined,
+): KafkajsBroker & { disconnects: number } {
   const broker = {
     nodeId: 1,
     versions,
     disconnects: 0,
+    connect,
     connectionPool: { host: 'h', port: 1, send: (p: SentProtocol) => answer(p), getConnectionByRequest: async () => undefined },
     disconnect: async () => {
       broker.disconnects++;
@@ -66,6 +71,16 @@ describe('kafka/kafkajsBridge', () => {
     });
     await assert.rejects(sendRequest(closing, deleteGroupsRequest(['g'])), /Closed connection/);
     assert.equal(closing.disconnects, 1);
+  });
+
+  it('connects a broker that knows no versions yet, so an unreachable one says so (not "does not support Metadata")', async () => {
+    const refused = Object.assign(new Error('Connection error: connect ECONNREFUSED 127.0.0.1:9'), { name: 'KafkaJSConnectionError', code: 'ECONNREFUSED' });
+    const fresh = fakeBroker(null, async () => undefined, async () => Promise.reject(refused));
+    await assert.rejects(sendRequest(fresh, deleteGroupsRequest(['g'])), (e: unknown) => e === refused);
+    const connecting = fakeBroker(null, async (p) => p.response.parse(await p.response.decode(new ByteWriter().int32(0).array([0], (w) => w.string('g').int16(0)).toBuffer())), async () => {
+      connecting.versions = { 42: { minVersion: 0, maxVersion: 1 } };
+    });
+    assert.deepEqual(await sendRequest(connecting, deleteGroupsRequest(['g'])), [{ groupId: 'g', errorCode: 0 }]);
   });
 
   it('opens the Fetch connection once for Fetches sent together (kafkajs would open one socket per request and leak all but the last)', async () => {

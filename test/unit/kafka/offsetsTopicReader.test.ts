@@ -285,6 +285,47 @@ describe('kafka/OffsetsTopicReader', () => {
     assert.deepEqual(members(reader.events(group), 1), ['a']);
   });
 
+  it('reports an unreadable batch once with its partition and offset, skips it and reads on (no fetch loop at a negative last offset delta)', async () => {
+    const group = groupIn(1);
+    topic.appendGroups(1, [[group, 1, [['a', [0]]]]]);
+    topic.appendGroups(1, [[group, 2, [['b', [0]]]]]);
+    topic.appendGroups(1, [[group, 3, [['c', [0]]]]]);
+    topic.appendGroups(1, [[group, 4, [['d', [0]]]]]);
+    const [, negativeDelta, hugeCount] = topic.log.get(1) ?? [];
+    new DataView(negativeDelta.bytes.buffer, negativeDelta.bytes.byteOffset).setInt32(23, -5); // last offset delta
+    new DataView(hugeCount.bytes.buffer, hugeCount.bytes.byteOffset).setInt32(57, 100_000); // record count
+    reader.watchGroup(group, noUnavailable);
+    for (let round = 0; round < 5 && reader.position(1) !== 4; round++) {
+      await reader.readOnce();
+    }
+    assert.equal(reader.position(1), 4);
+    assert.deepEqual(topic.fetches.map((f) => f.positions[0].fetchOffset), [0, 2]);
+    assert.deepEqual(logger.lines.filter((l) => l.startsWith('warn')), [
+      'warn Skipped an unreadable record batch of __consumer_offsets-1 at offset 1: record batch at offset 1: last offset delta -5 is negative',
+      'warn Skipped an unreadable record batch of __consumer_offsets-1 at offset 2: record batch at offset 2: 100000 records cannot fit in the 137 bytes left',
+    ]);
+    assert.deepEqual([...new Set(reader.events(group).map((e) => e.generation))], [1, 4]);
+  });
+
+  it('stops reading, with the reason, when the broker answers only batches before the position', async () => {
+    const group = groupIn(2);
+    topic.appendGroups(2, [[group, 1, [['a', [0]]]]]);
+    const reasons: string[] = [];
+    reader.watchGroup(group, (reason) => reasons.push(reason));
+    await reader.readOnce();
+    assert.equal(reader.position(2), 1);
+    topic.appendGroups(2, [[group, 2, [['b', [0]]]]]);
+    const [first] = topic.log.get(2) ?? [];
+    topic.fetch = async (_leader, positions) => ({
+      errorCode: 0,
+      partitions: positions.map(({ partition }) => ({ topic: '__consumer_offsets', partition, errorCode: 0, highWatermark: 2, logStartOffset: 0, records: Buffer.from(first.bytes) })),
+    });
+    await reader.readOnce();
+    const reason = 'broker answered only batches before offset 1 of __consumer_offsets-2; reading it again would not move';
+    assert.deepEqual(reasons, [reason]);
+    assert.equal(reader.unavailable, reason);
+  });
+
   describe('when the user may not read the topic', () => {
     it('tells every watcher once after TOPIC_AUTHORIZATION_FAILED and reads no more', async () => {
       const reasons: string[] = [];

@@ -24,6 +24,11 @@ describe('adminRequests', () => {
       assert.equal(request.body.toString('hex'), expected.toString('hex'));
     });
 
+    it('puts a bigint offset up to 2^63-1 on the wire exactly', () => {
+      const request = adminOffsetCommitRequest('g', [{ topic: 't', partition: 0, offset: 2n ** 63n - 1n }], 7);
+      assert.ok(request.body.toString('hex').includes('000000007fffffffffffffffffffffff'), request.body.toString('hex'));
+    });
+
     it('encodes v2 with a retention time and no leader epoch or instance id', () => {
       const expected = new ByteWriter()
         .string('g')

@@ -67,6 +67,12 @@ describe('wire', () => {
       assert.equal(new ByteReader(Buffer.from('ffffffffffffffff', 'hex')).int64(), -1);
     });
 
+    it('refuses an offset beyond 2^53 instead of rounding it', () => {
+      assert.equal(new ByteReader(Buffer.from('001fffffffffffff', 'hex')).exactInt64(), Number.MAX_SAFE_INTEGER);
+      assert.equal(new ByteReader(Buffer.from('ffffffffffffffff', 'hex')).exactInt64(), -1);
+      assert.throws(() => new ByteReader(Buffer.from('0020000000000001', 'hex'), 'ListOffsets').exactInt64(), /ListOffsets: int64 9007199254740993 at offset 0 is beyond 2\^53/);
+    });
+
     it('skips tagged fields by their size, not as compact bytes', () => {
       // two tagged fields: tag 0 with 3 bytes, tag 5 with 1 byte, then an int8 after the section
       const r = new ByteReader(Buffer.from('02' + '0003aabbcc' + '0501dd' + '2a', 'hex'));

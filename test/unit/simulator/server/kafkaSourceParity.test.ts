@@ -40,14 +40,14 @@ async function snapshot(source: KafkaSource | SimSource, groupIds: readonly stri
  * - the coordinator's port: SimSource reports the simulated broker's nominal port (9092 + n - 1),
  *   the server binds free loopback ports, and Metadata/FindCoordinator give those (node ids and
  *   hosts agree);
- * - the generation: classic DescribeGroups carries none; KafkaSource takes it from v2 member
- *   subscriptions (their owned partitions' generation), which the roundrobin members here do not
- *   send, so it reports -1.
+ * - the generation: classic DescribeGroups carries none, so KafkaSource reports none (undefined)
+ *   unless it reads the group's records in `__consumer_offsets`.
  */
 function protocolView<T extends GroupSummary>(group: T, server: SimKafkaServer): T {
   const endpoint = server.endpoints().find((e) => e.nodeId === group.coordinator?.nodeId);
   assert.ok(endpoint, `no listener for coordinator ${group.coordinator?.nodeId}`);
-  return { ...group, coordinator: { ...endpoint }, generation: -1 };
+  const { generation: _generation, ...known } = group;
+  return { ...known, coordinator: { ...endpoint } } as T;
 }
 
 /**

@@ -1,0 +1,364 @@
+/**
+ * Loads groups of a real cluster over its ClusterConnection: ListGroups on each broker,
+ * DescribeGroups (and ConsumerGroupDescribe for KIP-848 groups) batched per coordinator, OffsetFetch
+ * per group with bounded concurrency, three ListOffsets per partition leader (earliest, high
+ * watermark, last stable offset) and a small Fetch where lag may be transaction markers only. A
+ * failure of one group lands in that group's `error`; a failure of the connection itself fails the
+ * whole load.
+ */
+import type { BrokerRef, GroupDetail, Member, PartitionOffsets, TopicPartition } from '../model/types';
+import { groupBy } from './collections';
+import type { ClusterConnection, Topology } from './clusterConnection';
+import type { KafkaLogger } from './connection';
+import { hasLoadingCode, retryWhileCoordinatorLoads } from './coordinatorRetry';
+import { classicMembers, consumerGroupMembers, offsetRows, partitionKey, toGroupState, toGroupType, totalLag, type PartitionEnds } from './groupView';
+import type { IsolationLevelLookup } from './isolationLevels';
+import { pickVersion, requireVersion, sendRequest, type KafkajsBroker } from './kafkajsBridge';
+import { markerCandidates, onlyMarkersBetween, readableEnd } from './markerOnlyLag';
+import { ApiKeys } from './protocol/apiRequest';
+import { describeErrorCode, KafkaErrorCode } from './protocol/errorCodes';
+import { fetchRequest, MAX_FETCH_VERSION, MIN_FETCH_VERSION, type FetchLimits } from './protocol/fetchRequest';
+import {
+  consumerGroupDescribeRequest,
+  describeGroupsRequest,
+  listGroupsRequest,
+  type ConsumerGroupDescription,
+  type DescribedGroup,
+  type ListedGroup,
+} from './protocol/groupRequests';
+import {
+  EARLIEST_TIMESTAMP,
+  LATEST_TIMESTAMP,
+  READ_COMMITTED,
+  READ_UNCOMMITTED,
+  offsetFetchRequest,
+  type CommittedOffset,
+  type ListedOffset,
+  type OffsetFetchResult,
+} from './protocol/offsetRequests';
+import { readBatchFrames } from './recordBatches';
+
+export const GROUP_ID_NOT_FOUND = 69;
+
+export interface GroupLoaderOptions {
+  logger: KafkaLogger;
+  /** How many OffsetFetch requests run at once. */
+  concurrency: number;
+  isolationLevelFor?: IsolationLevelLookup;
+  /** A classic group's generation, when something knows it (DescribeGroups does not say). */
+  generationOf(groupId: string): number | undefined;
+}
+
+export interface DescribedForLoad {
+  groupId: string;
+  coordinator: BrokerRef | null;
+  classic?: DescribedGroup;
+  kip848?: ConsumerGroupDescription;
+  error?: string;
+}
+
+async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+export class GroupLoader {
+  constructor(private readonly connection: ClusterConnection, private readonly options: GroupLoaderOptions) {}
+
+  /** ListGroups on every broker; a broker that fails is logged and its groups are missing, unless all fail. */
+  async listAllGroups(topology: Topology): Promise<Map<string, ListedGroup>> {
+    const settled = await Promise.allSettled(
+      [...topology.brokers.keys()].map(async (nodeId) => {
+        const broker = await this.connection.broker(nodeId);
+        const version = requireVersion(broker, ApiKeys.ListGroups, 'ListGroups', 0, 5);
+        const result = await sendRequest(broker, listGroupsRequest(version));
+        if (result.errorCode !== 0) {
+          throw new KafkaErrorCode(result.errorCode, `ListGroups on broker ${nodeId}`);
+        }
+        return result.groups;
+      }),
+    );
+    const failures = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failures.length === settled.length && failures.length > 0) {
+      return this.connection.guard(() => Promise.reject(failures[0].reason));
+    }
+    for (const failure of failures) {
+      this.options.logger.warn(`ListGroups failed on one broker; its groups are missing: ${this.connection.errorText(failure.reason)}`);
+    }
+    const listed = new Map<string, ListedGroup>();
+    for (const s of settled) {
+      if (s.status === 'fulfilled') {
+        for (const group of s.value) {
+          listed.set(group.groupId, group);
+        }
+      }
+    }
+    return listed;
+  }
+
+  /** Describes the groups, fetches their offsets and log ends, and builds each one's detail. */
+  async loadGroups(groupIds: readonly string[], topology: Topology, listed: ReadonlyMap<string, ListedGroup>): Promise<GroupDetail[]> {
+    const described = await this.describeAll(groupIds, topology, listed);
+    const membersOf = new Map<string, { members: Member[]; decodeErrors: string[] }>();
+    for (const d of described) {
+      if (d.kip848) {
+        membersOf.set(d.groupId, { members: consumerGroupMembers(d.kip848), decodeErrors: [] });
+      } else if (d.classic) {
+        membersOf.set(d.groupId, classicMembers(d.classic));
+      }
+    }
+    const committed = await mapWithConcurrency(described, this.options.concurrency, async (d) => this.fetchCommitted(d.groupId, topology));
+    const partitions = new Map<string, TopicPartition>();
+    described.forEach((d, i) => {
+      const commits = committed[i];
+      for (const tp of [...(Array.isArray(commits) ? commits : []), ...(membersOf.get(d.groupId)?.members.flatMap((m) => m.assignment) ?? [])]) {
+        partitions.set(partitionKey(tp), { topic: tp.topic, partition: tp.partition });
+      }
+    });
+    const ends = await this.partitionEnds([...partitions.values()]);
+    const isolationOf = (groupId: string) => this.options.isolationLevelFor?.(groupId);
+    const rowsOf = described.map((d, i) => {
+      const commits = committed[i];
+      return offsetRows(membersOf.get(d.groupId)?.members ?? [], Array.isArray(commits) ? commits : [], ends.ends, isolationOf(d.groupId));
+    });
+    await this.markMarkerOnlyLag(
+      described.map((d, i) => ({ rows: rowsOf[i], readCommitted: isolationOf(d.groupId) === 'read_committed' })),
+      ends.leaders,
+    );
+
+    return described.map((d, i): GroupDetail => {
+      const listing = listed.get(d.groupId);
+      const members = membersOf.get(d.groupId);
+      const commits = committed[i];
+      const isolationLevel = isolationOf(d.groupId);
+      const rows = rowsOf[i];
+      const protocolType = d.kip848 ? 'consumer' : (d.classic?.protocolType ?? listing?.protocolType ?? '');
+      const state = d.kip848 ? toGroupState(d.kip848.groupState) : d.classic ? toGroupState(d.classic.groupState) : toGroupState(listing?.groupState ?? '');
+      const topicErrors = [...new Set(rows.map((r) => r.topic))].map((t) => ends.topicErrors.get(t));
+      const errors = [d.error, typeof commits === 'string' ? commits : undefined, ...(members?.decodeErrors ?? []), ...topicErrors].filter((e): e is string => Boolean(e));
+      const detail: GroupDetail = {
+        groupId: d.groupId,
+        state,
+        protocolType,
+        groupType: d.kip848 ? 'consumer' : toGroupType(listing?.groupType ?? null, protocolType),
+        assignor: d.kip848 ? d.kip848.assignorName : (d.classic?.protocolData ?? ''),
+        coordinator: d.coordinator,
+        memberCount: members?.members.length ?? 0,
+        totalLag: totalLag(rows),
+        leaderId: null,
+        members: members?.members ?? [],
+        offsets: rows,
+      };
+      // DescribeGroups carries no generation: a classic group's is known only from its record in
+      // `__consumer_offsets`, while that is being read; the members' subscriptions lag behind.
+      const generation = d.kip848 ? d.kip848.groupEpoch : this.options.generationOf(d.groupId);
+      if (generation !== undefined) {
+        detail.generation = generation;
+      }
+      if (isolationLevel) {
+        detail.isolationLevel = isolationLevel;
+      }
+      if (errors.length > 0) {
+        detail.error = errors.join('; ');
+      }
+      return detail;
+    });
+  }
+
+  /** DescribeGroups per coordinator, and ConsumerGroupDescribe for KIP-848 groups. */
+  private async describeAll(groupIds: readonly string[], topology: Topology, listed: ReadonlyMap<string, ListedGroup>): Promise<DescribedForLoad[]> {
+    const byCoordinator = groupBy(groupIds, (id) => this.connection.coordinatorId(id, topology));
+    const batches = await Promise.all(
+      [...byCoordinator].map(async ([nodeId, ids]): Promise<DescribedForLoad[]> => {
+        let broker: KafkajsBroker;
+        try {
+          broker = await retryWhileCoordinatorLoads(() => this.connection.brokerFor(nodeId, ids[0]), () => false);
+        } catch (e) {
+          if (this.connection.isConnectionFailure(e)) {
+            throw e;
+          }
+          const error = `Cannot reach the group coordinator: ${this.connection.errorText(e)}`;
+          return ids.map((groupId) => ({ groupId, coordinator: nodeId === null ? null : (topology.brokers.get(nodeId) ?? null), error }));
+        }
+        const coordinator = broker.nodeId !== null ? (topology.brokers.get(broker.nodeId) ?? null) : null;
+        return this.describeOnCoordinator(broker, coordinator, ids, listed);
+      }),
+    );
+    const byId = new Map(batches.flat().map((d) => [d.groupId, d]));
+    return groupIds.map((id) => byId.get(id) ?? { groupId: id, coordinator: null, error: 'The coordinator did not describe this group' });
+  }
+
+  /** DescribeGroups on one coordinator, and ConsumerGroupDescribe for what may be KIP-848 groups. */
+  async describeOnCoordinator(broker: KafkajsBroker, coordinator: BrokerRef | null, ids: readonly string[], listed: ReadonlyMap<string, ListedGroup>): Promise<DescribedForLoad[]> {
+    const supportsKip848 = pickVersion(broker, ApiKeys.ConsumerGroupDescribe, 0, 0) !== null;
+    const kip848Ids = ids.filter((id) => listed.get(id)?.groupType === 'consumer' && supportsKip848);
+    const classicIds = ids.filter((id) => !kip848Ids.includes(id));
+    const results = new Map<string, DescribedForLoad>();
+    try {
+      if (classicIds.length > 0) {
+        const version = requireVersion(broker, ApiKeys.DescribeGroups, 'DescribeGroups', 0, 6);
+        const describe = () => sendRequest(broker, describeGroupsRequest(classicIds, version));
+        for (const group of await retryWhileCoordinatorLoads(describe, hasLoadingCode)) {
+          const entry: DescribedForLoad = { groupId: group.groupId, coordinator, classic: group };
+          if (group.errorCode !== 0) {
+            entry.error = group.errorMessage ?? describeErrorCode(group.errorCode);
+          }
+          results.set(group.groupId, entry);
+          // Without ListGroups v5 a KIP-848 group shows up here as Dead with no members.
+          const maybeKip848 = supportsKip848 && !listed.get(group.groupId)?.groupType && group.groupState === 'Dead' && group.members.length === 0;
+          if (maybeKip848) {
+            kip848Ids.push(group.groupId);
+          }
+        }
+      }
+      if (kip848Ids.length > 0) {
+        const describe = () => sendRequest(broker, consumerGroupDescribeRequest(kip848Ids));
+        for (const group of await retryWhileCoordinatorLoads(describe, hasLoadingCode)) {
+          if (group.errorCode === GROUP_ID_NOT_FOUND && results.has(group.groupId)) {
+            continue; // really a classic (or unknown) group: keep DescribeGroups' answer
+          }
+          const entry: DescribedForLoad = { groupId: group.groupId, coordinator, kip848: group };
+          if (group.errorCode !== 0) {
+            entry.error = group.errorMessage ?? describeErrorCode(group.errorCode);
+          }
+          results.set(group.groupId, entry);
+        }
+      }
+    } catch (e) {
+      if (this.connection.isConnectionFailure(e)) {
+        throw e;
+      }
+      const error = this.connection.errorText(e);
+      return ids.map((groupId) => results.get(groupId) ?? { groupId, coordinator, error });
+    }
+    return ids.map((groupId) => results.get(groupId) ?? { groupId, coordinator, error: 'The coordinator did not describe this group' });
+  }
+
+  /** One OffsetFetch (every committed topic) to the group's coordinator, repeated while it loads. */
+  offsetFetch(groupId: string, topology: Topology): Promise<OffsetFetchResult> {
+    return retryWhileCoordinatorLoads(
+      async () => sendRequest(await this.connection.coordinatorBroker(groupId, topology), offsetFetchRequest(groupId)),
+      (r) => hasLoadingCode([r]),
+    );
+  }
+
+  /** The group's committed offsets, or an error text for that group alone; a connection failure fails the load. */
+  private async fetchCommitted(groupId: string, topology: Topology): Promise<CommittedOffset[] | string> {
+    try {
+      const result = await this.offsetFetch(groupId, topology);
+      if (result.errorCode !== 0) {
+        return `Committed offsets: ${describeErrorCode(result.errorCode)}`;
+      }
+      const failed = result.offsets.find((o) => o.errorCode !== 0);
+      if (failed) {
+        return `Committed offset of ${failed.topic}-${failed.partition}: ${describeErrorCode(failed.errorCode)}`;
+      }
+      return result.offsets;
+    } catch (e) {
+      if (this.connection.isConnectionFailure(e)) {
+        throw e;
+      }
+      return `Committed offsets: ${this.connection.errorText(e)}`;
+    }
+  }
+
+  /**
+   * Earliest, high watermark and last stable offset of each partition, batched per leader (leaders
+   * from the refresh's topology when it has them); failures per topic.
+   */
+  private async partitionEnds(
+    partitions: readonly TopicPartition[],
+  ): Promise<{ ends: Map<string, PartitionEnds>; topicErrors: Map<string, string>; leaders: Map<string, number> }> {
+    const ends = new Map<string, PartitionEnds>();
+    const topicErrors = new Map<string, string>();
+    const fail = (topics: Iterable<string>, message: string) => {
+      for (const topic of topics) {
+        topicErrors.set(topic, topicErrors.has(topic) ? `${topicErrors.get(topic)}; ${message}` : message);
+      }
+    };
+    if (partitions.length === 0) {
+      return { ends, topicErrors, leaders: new Map() };
+    }
+    const found = await this.connection.partitionLeaders([...new Set(partitions.map((p) => p.topic))]);
+    for (const [topic, error] of found.topicErrors) {
+      fail([topic], error);
+    }
+    const listed = await this.connection.listOffsets(partitions, found.leaders, [
+      { isolationLevel: READ_UNCOMMITTED, timestamp: EARLIEST_TIMESTAMP },
+      { isolationLevel: READ_UNCOMMITTED, timestamp: LATEST_TIMESTAMP },
+      { isolationLevel: READ_COMMITTED, timestamp: LATEST_TIMESTAMP },
+    ]);
+    const index = (list: ListedOffset[]) => new Map(list.filter((o) => o.errorCode === 0).map((o) => [partitionKey(o), o.offset]));
+    const [earliest, latest, stable] = listed.answers.map(index);
+    for (const p of partitions) {
+      const key = partitionKey(p);
+      if (latest.has(key) || earliest.has(key) || stable.has(key)) {
+        ends.set(key, { logStartOffset: earliest.get(key) ?? null, highWatermark: latest.get(key) ?? null, lastStableOffset: stable.get(key) ?? null });
+      }
+    }
+    for (const failed of listed.answers[1].filter((o) => o.errorCode !== 0)) {
+      fail([failed.topic], `Log end offset of ${failed.topic}-${failed.partition}: ${describeErrorCode(failed.errorCode)}`);
+    }
+    for (const { leader, partitions: parts, error } of listed.failures) {
+      fail(new Set(parts.map((p) => p.topic)), `Log offsets from broker ${leader}: ${error}`);
+    }
+    return { ends, topicErrors, leaders: found.leaders };
+  }
+
+  /**
+   * Flags rows whose lag is only transaction markers (see markerOnlyLag.ts): one Fetch per leader
+   * and topic, at the lowest committed offset asked for each partition. Best effort: a failed
+   * Fetch leaves the rows as they were.
+   */
+  private async markMarkerOnlyLag(groups: ReadonlyArray<{ rows: PartitionOffsets[]; readCommitted: boolean }>, leaders: ReadonlyMap<string, number>): Promise<void> {
+    const checks = groups.flatMap(({ rows, readCommitted }) => markerCandidates(rows, readCommitted).map((row) => ({ row, end: readableEnd(row, readCommitted) as number })));
+    const fetchFrom = new Map<string, TopicPartition & { offset: number }>();
+    for (const { row } of checks) {
+      const key = partitionKey(row);
+      const offset = row.committedOffset as number;
+      if ((fetchFrom.get(key)?.offset ?? Infinity) > offset) {
+        fetchFrom.set(key, { topic: row.topic, partition: row.partition, offset });
+      }
+    }
+    const byLeaderAndTopic = groupBy(
+      [...fetchFrom.values()].filter((p) => leaders.has(partitionKey(p))),
+      (p) => `${leaders.get(partitionKey(p))}\u0000${p.topic}`,
+    );
+    const frames = new Map<string, ReturnType<typeof readBatchFrames>>();
+    await Promise.all(
+      [...byLeaderAndTopic.values()].map(async (positions) => {
+        const { topic } = positions[0];
+        try {
+          const broker = await this.connection.broker(leaders.get(partitionKey(positions[0])) as number);
+          const version = requireVersion(broker, ApiKeys.Fetch, 'Fetch', MIN_FETCH_VERSION, MAX_FETCH_VERSION);
+          const request = fetchRequest(version, topic, positions.map((p) => ({ partition: p.partition, fetchOffset: p.offset })), MARKER_FETCH_LIMITS);
+          for (const answer of (await sendRequest(broker, request)).partitions) {
+            if (answer.errorCode === 0 && answer.records) {
+              frames.set(partitionKey(answer), readBatchFrames(answer.records));
+            }
+          }
+        } catch (err) {
+          this.options.logger.debug(`Transaction-marker check of ${topic}: ${this.connection.errorText(err)}`);
+        }
+      }),
+    );
+    for (const { row, end } of checks) {
+      const fetched = frames.get(partitionKey(row));
+      if (fetched && onlyMarkersBetween(fetched, row.committedOffset as number, end) === true) {
+        row.markerOnlyLag = true;
+      }
+    }
+  }
+}
+
+
+/** Small answers: a marker batch is under 100 bytes, and a data batch says enough from its header. */
+const MARKER_FETCH_LIMITS: FetchLimits = { maxWaitMs: 0, maxBytes: 1024 * 1024, maxBytesPerPartition: 16 * 1024 };
