@@ -6,6 +6,7 @@
  * clauses against package.json; a later suite drives a real workbench).
  */
 import Module from 'module';
+import { join } from 'path';
 
 type Listener<T> = (value: T) => void;
 
@@ -410,5 +411,29 @@ export function installVscodeStub(host: StubHost): () => void {
   };
   return () => {
     moduleWithLoad._load = originalLoad;
+  };
+}
+
+/**
+ * Installs the stub for a suite that loads `src/` modules itself: those modules bind `vscode` when loaded,
+ * so cached copies (bound to an earlier suite's stub) are dropped first, and the ones loaded here are
+ * dropped again by the returned uninstaller.
+ */
+export function installFreshVscodeStub(host: StubHost): () => void {
+  const sourceDir = join(__dirname, '..', '..', '..', 'src');
+  for (const id of Object.keys(require.cache)) {
+    if (id.startsWith(sourceDir)) {
+      delete require.cache[id];
+    }
+  }
+  const cachedBefore = new Set(Object.keys(require.cache));
+  const uninstall = installVscodeStub(host);
+  return () => {
+    uninstall();
+    for (const id of Object.keys(require.cache)) {
+      if (!cachedBefore.has(id)) {
+        delete require.cache[id];
+      }
+    }
   };
 }
