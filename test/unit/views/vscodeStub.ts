@@ -200,7 +200,10 @@ export class StubHost {
   readonly outputChannels: Array<{ name: string; log: boolean }> = [];
   /** Answers for showQuickPick (matched by label) and showInputBox, in order. */
   readonly answers: Array<string | string[] | undefined> = [];
+  /** User settings (`globalValue`); `update` writes here. */
   readonly config = new Map<string, unknown>();
+  /** Workspace settings (a repository's `.vscode/settings.json`): they override the user's in `get`, as in VS Code. */
+  readonly workspaceConfig = new Map<string, unknown>();
   readonly webviewPanels: FakeWebviewPanel[] = [];
   readonly infoMessages: string[] = [];
   readonly warningMessages: string[] = [];
@@ -391,7 +394,9 @@ function createModule(host: StubHost): Record<string, unknown> {
     },
     workspace: {
       getConfiguration: () => ({
-        get: <T>(key: string, defaultValue?: T): T | undefined => (host.config.has(key) ? (host.config.get(key) as T) : defaultValue),
+        get: <T>(key: string, defaultValue?: T): T | undefined =>
+          host.workspaceConfig.has(key) ? (host.workspaceConfig.get(key) as T) : host.config.has(key) ? (host.config.get(key) as T) : defaultValue,
+        inspect: <T>(key: string) => ({ key, globalValue: host.config.get(key) as T | undefined, workspaceValue: host.workspaceConfig.get(key) as T | undefined }),
         update: async (key: string, value: unknown) => host.setConfig(key, value),
       }),
       onDidChangeConfiguration: host.configChange.event,
