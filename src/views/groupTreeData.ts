@@ -35,12 +35,21 @@ interface RunningLoad {
   manual: boolean;
 }
 
+export interface LoadCounts {
+  /** Loads a user asked for (Refresh, Retry), which re-read every row of the cluster. */
+  full: number;
+  /** Loads started by the refresh interval, a source's change push or a due retry. */
+  background: number;
+}
+
 export class GroupTreeData {
   private readonly clusters = new Map<string, ClusterNode>();
   /** Group rows per source, by group id: the same objects across reloads (see GroupNode.summary). */
   private readonly groupNodes = new Map<string, Map<string, GroupNode>>();
   private readonly sourceSubscriptions = new Map<string, Unsubscribe>();
   private readonly loads = new Map<string, RunningLoad>();
+  /** Loads finished per source, user-requested (full) and background: what the extension-host tests check. */
+  private readonly finishedLoads = new Map<string, LoadCounts>();
   private readonly listeners = new Set<(node: TreeNode | undefined) => void>();
   private readonly parents = new WeakMap<TreeNode, TreeNode>();
   private readonly retries: LoadRetries;
@@ -90,6 +99,11 @@ export class GroupTreeData {
   async refresh(sourceId?: string, manual = false): Promise<void> {
     const targets = sourceId === undefined ? this.roots() : [this.clusters.get(sourceId)].filter((n) => n !== undefined);
     await Promise.all(targets.map((node) => this.reload(node, manual)));
+  }
+
+  /** How many loads of a source have finished so far, by kind. */
+  loadCounts(sourceId: string): LoadCounts {
+    return { ...(this.finishedLoads.get(sourceId) ?? { full: 0, background: 0 }) };
   }
 
   dispose(): void {
@@ -233,12 +247,19 @@ export class GroupTreeData {
             break;
           }
           await this.loadOnce(node, manualRound);
+          this.countLoad(node.sourceId, manualRound);
         } while (load.again && this.clusters.get(node.sourceId) === node);
       } finally {
         this.loads.delete(node.sourceId);
       }
     })();
     return load.running;
+  }
+
+  private countLoad(sourceId: string, full: boolean): void {
+    const counts = this.finishedLoads.get(sourceId) ?? { full: 0, background: 0 };
+    counts[full ? 'full' : 'background']++;
+    this.finishedLoads.set(sourceId, counts);
   }
 
   /** An automatic load may not run while a failed cluster waits for its retry time, or for the user. */

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { ExponentialBackoff, SOURCE_RETRY_BACKOFF } from './exponentialBackoff';
-import { GroupTreeData, errorMessage } from './groupTreeData';
+import { GroupTreeData, errorMessage, type LoadCounts } from './groupTreeData';
 import { GROUPS_VIEW_ID, GroupTreeProvider } from './groupTreeProvider';
 import type { LoadRetriesOptions } from './loadRetries';
 import { RefreshScheduler, realTimers, type SchedulerTimers } from './refreshScheduler';
@@ -19,6 +19,8 @@ export interface GroupsView extends vscode.Disposable {
   readonly provider: GroupTreeProvider;
   /** Reloads one cluster now (retry of a failed load, or after a simulator command). */
   refreshSource(sourceId: string): Thenable<void>;
+  /** Loads of a cluster finished so far, for the extension-host tests. */
+  loadCounts(sourceId: string): LoadCounts;
 }
 
 /** Reads the interval setting; a bad value falls back to the default with a log line rather than breaking the view. */
@@ -83,6 +85,7 @@ export function createGroupsView(
   return {
     refreshNow: () => vscode.window.withProgress({ location: { viewId: GROUPS_VIEW_ID } }, () => data.refresh(undefined, true)),
     provider,
+    loadCounts: (sourceId) => data.loadCounts(sourceId),
     refreshSource: (sourceId) =>
       vscode.window.withProgress({ location: { viewId: GROUPS_VIEW_ID } }, () => data.refresh(sourceId, true)),
     dispose: () => {
