@@ -44,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
     {
       get: (clusterId) => sources.get(clusterId)?.source,
       waitFor: async (clusterId, timeoutMs) => (await sources.waitFor(clusterId, timeoutMs))?.source,
+      onDidChangeSources: (listener) => sources.onDidChangeSources(listener),
     },
     log,
   );

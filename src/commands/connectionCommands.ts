@@ -43,7 +43,11 @@ async function connectionFor(store: ConnectionStore, node: TreeNode | undefined,
 }
 
 async function testConnection(config: ConnectionConfig, store: ConnectionStore, log: vscode.LogOutputChannel): Promise<void> {
-  const source = new KafkaSource(config, await store.secrets(config.id), { logger: log });
+  const stored = await store.secrets(config);
+  if (stored.savedFor) {
+    throw new Error(`The stored password or token of "${config.name}" was entered for ${stored.savedFor.join(',')}; enter it again with "Edit Cluster…"`);
+  }
+  const source = new KafkaSource(config, stored.secrets, { logger: log });
   try {
     const info = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Connecting to "${config.name}"…`, cancellable: true },
@@ -80,7 +84,7 @@ export function registerConnectionCommands(store: ConnectionStore, log: vscode.L
       const draft = await promptConnection(vscodePrompts, {
         existing: store.read().connections,
         editing,
-        hasStoredSecrets: await store.hasSecrets(editing.id),
+        hasStoredSecrets: await store.hasSecrets(editing),
         checkFile: checkReadableFile,
       });
       if (draft) {

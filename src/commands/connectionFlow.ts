@@ -5,6 +5,7 @@
  */
 import { connectionConfigProblems, parseBootstrapServers, type ConnectionConfig, type SaslMechanism, type Secrets } from '../kafka/connection';
 import { newConnectionId } from '../kafka/connectionSettings';
+import { sameServers } from '../views/bootstrapServers';
 import type { InputOptions, Prompts } from './simulatorPrompts';
 
 export interface ConnectionDraft {
@@ -17,7 +18,7 @@ export interface ConnectionFlowContext {
   existing: readonly ConnectionConfig[];
   /** The connection being edited, when editing. */
   editing?: ConnectionConfig;
-  /** Whether secrets are already stored for the connection being edited. */
+  /** Whether secrets are already stored for the connection being edited (for its current bootstrap servers). */
   hasStoredSecrets?: boolean;
   /** Checks that a file exists and can be read; returns an error message or undefined. */
   checkFile(path: string): string | undefined;
@@ -90,6 +91,8 @@ export async function promptConnection(prompts: Prompts, ctx: ConnectionFlowCont
     config.clientId = editing.clientId;
   }
   const secrets: Secrets = {};
+  // Stored secrets stay with the servers they were entered for: new servers ask for them again.
+  const canKeepSecrets = Boolean(editing && ctx.hasStoredSecrets && sameServers(editing.bootstrapServers, config.bootstrapServers));
 
   const useTls = await prompts.pickOne(
     [
@@ -123,7 +126,7 @@ export async function promptConnection(prompts: Prompts, ctx: ConnectionFlowCont
       }
       keyPath = key.trim();
       const passphrase = await prompts.input(
-        secretInput({ title: TITLE, prompt: 'Key passphrase (leave empty if the key has none, or to keep the stored one)', validate: () => undefined }),
+        secretInput({ title: TITLE, prompt: `Key passphrase (leave empty if the key has none${canKeepSecrets ? ', or to keep the stored one' : ''})`, validate: () => undefined }),
       );
       if (passphrase === undefined) {
         return undefined;
@@ -152,7 +155,7 @@ export async function promptConnection(prompts: Prompts, ctx: ConnectionFlowCont
   if (security === undefined) {
     return undefined;
   }
-  const keepHint = editing && ctx.hasStoredSecrets ? ' (leave empty to keep the stored one)' : '';
+  const keepHint = canKeepSecrets ? ' (leave empty to keep the stored one)' : '';
   if (security === 'oauthbearer') {
     const tokenCommand = await prompts.input({
       title: TITLE,
@@ -165,7 +168,7 @@ export async function promptConnection(prompts: Prompts, ctx: ConnectionFlowCont
     }
     config.sasl = { mechanism: 'oauthbearer', tokenCommand: tokenCommand.trim() || undefined };
     if (!tokenCommand.trim()) {
-      const canKeep = Boolean(editing && ctx.hasStoredSecrets);
+      const canKeep = canKeepSecrets;
       const token = await prompts.input(
         secretInput({ title: TITLE, prompt: `Bearer token${keepHint}`, validate: (t) => (t === '' && !canKeep ? 'Give a token or a token command' : undefined) }),
       );
@@ -184,7 +187,7 @@ export async function promptConnection(prompts: Prompts, ctx: ConnectionFlowCont
     if (username === undefined) {
       return undefined;
     }
-    const canKeep = Boolean(editing && ctx.hasStoredSecrets && editing.sasl);
+    const canKeep = canKeepSecrets && Boolean(editing?.sasl);
     const password = await prompts.input(
       secretInput({ title: TITLE, prompt: `Password${canKeep ? keepHint : ''}`, validate: (t) => (t === '' && !canKeep ? 'The password must not be empty' : undefined) }),
     );

@@ -1,19 +1,26 @@
 /**
  * The tree's data layer: loads each cluster's group list, keeps the last good snapshot while a reload runs
  * (so rows do not flicker), and says which node changed. Group details are fetched when a group is
- * expanded. No editor types: the provider adapts this to a TreeDataProvider.
+ * expanded. A cluster that failed to load is retried on its own with exponential backoff, or, after an
+ * authentication or authorization failure, only when the user asks. No editor types: the provider adapts
+ * this to a TreeDataProvider.
  */
 import type { Unsubscribe } from '../model/clusterSource';
 import { groupChildren, partitionChildren } from './groupChildren';
+import { LoadRetries, type LoadRetriesOptions } from './loadRetries';
 import type { SourceRegistry } from './sourceRegistry';
-import type { GroupSummary } from '../model/types';
+import type { ClusterInfo, GroupSummary } from '../model/types';
 import { nodeIds, type ClusterLoadState, type ClusterNode, type GroupNode, type MessageNode, type TreeNode } from './treeNodes';
 
 export interface GroupTreeDataOptions {
   /** Called when a source pushes "something changed"; the caller decides when to reload. */
   onSourceChanged?: (sourceId: string) => void;
+  /** A failed cluster's automatic retry is due; the caller decides when it runs (default: reload it at once). */
+  onRetryDue?: (sourceId: string) => void;
   /** Load failures, for the output channel. */
   logError?: (message: string) => void;
+  /** Timers, clock and backoff of the automatic retries; injectable so tests drive time by hand. */
+  retries?: LoadRetriesOptions;
 }
 
 export function errorMessage(error: unknown): string {
@@ -24,14 +31,14 @@ interface RunningLoad {
   running: Promise<void>;
   /** A reload was requested while this one ran: run once more when it ends. */
   again: boolean;
-  /** The next round reports the whole cluster subtree. */
-  full: boolean;
+  /** The next round is the user's (see refresh()). */
+  manual: boolean;
 }
 
 export interface LoadCounts {
   /** Loads a user asked for (Refresh, Retry), which re-read every row of the cluster. */
   full: number;
-  /** Loads started by the refresh interval or a source's change push. */
+  /** Loads started by the refresh interval, a source's change push or a due retry. */
   background: number;
 }
 
@@ -45,12 +52,14 @@ export class GroupTreeData {
   private readonly finishedLoads = new Map<string, LoadCounts>();
   private readonly listeners = new Set<(node: TreeNode | undefined) => void>();
   private readonly parents = new WeakMap<TreeNode, TreeNode>();
+  private readonly retries: LoadRetries;
   private readonly unsubscribeRegistry: Unsubscribe;
 
   constructor(
     private readonly registry: SourceRegistry,
     private readonly options: GroupTreeDataOptions = {},
   ) {
+    this.retries = new LoadRetries((sourceId) => this.retryDue(sourceId), options.retries);
     this.unsubscribeRegistry = registry.onDidChangeSources(() => this.syncSources());
     this.syncSources();
   }
@@ -81,12 +90,15 @@ export class GroupTreeData {
   }
 
   /**
-   * Reloads one cluster, or all of them. A `full` reload reports each cluster node (its whole subtree
-   * is re-read: a manual refresh); otherwise only the rows whose figures changed are reported.
+   * Reloads one cluster, or all of them. A `manual` reload (the user's Refresh or Retry, or after a
+   * command) reports each cluster node (its whole subtree is re-read), shows "loading…" over an error
+   * and tries a failed cluster at once. An automatic one (interval, push, due retry) reports only the rows
+   * whose figures changed, never shows "loading…" over what is shown, and skips a failed cluster until
+   * its retry is due, or for good when it waits for the user.
    */
-  async refresh(sourceId?: string, full = false): Promise<void> {
+  async refresh(sourceId?: string, manual = false): Promise<void> {
     const targets = sourceId === undefined ? this.roots() : [this.clusters.get(sourceId)].filter((n) => n !== undefined);
-    await Promise.all(targets.map((node) => this.reload(node, full)));
+    await Promise.all(targets.map((node) => this.reload(node, manual)));
   }
 
   /** How many loads of a source have finished so far, by kind. */
@@ -95,6 +107,7 @@ export class GroupTreeData {
   }
 
   dispose(): void {
+    this.retries.dispose();
     this.unsubscribeRegistry();
     for (const unsubscribe of this.sourceSubscriptions.values()) {
       unsubscribe();
@@ -211,28 +224,35 @@ export class GroupTreeData {
     }
   }
 
-  private reload(node: ClusterNode, full = false): Promise<void> {
+  private reload(node: ClusterNode, manual = false): Promise<void> {
     const current = this.loads.get(node.sourceId);
     if (current) {
       current.again = true;
-      current.full ||= full;
+      current.manual ||= manual;
       return current.running;
     }
-    const load: RunningLoad = { running: Promise.resolve(), again: false, full };
+    if (!manual && !this.automaticLoadAllowed(node)) {
+      return Promise.resolve();
+    }
+    const load: RunningLoad = { running: Promise.resolve(), again: false, manual };
+    // Registered before it starts, so that its end (which may come before the first await) unregisters it.
+    this.loads.set(node.sourceId, load);
     load.running = (async () => {
       try {
         do {
           load.again = false;
-          const thisRoundFull = load.full;
-          load.full = false;
-          await this.loadOnce(node, thisRoundFull);
-          this.countLoad(node.sourceId, thisRoundFull);
+          const manualRound = load.manual;
+          load.manual = false;
+          if (!manualRound && !this.automaticLoadAllowed(node)) {
+            break;
+          }
+          await this.loadOnce(node, manualRound);
+          this.countLoad(node.sourceId, manualRound);
         } while (load.again && this.clusters.get(node.sourceId) === node);
       } finally {
         this.loads.delete(node.sourceId);
       }
     })();
-    this.loads.set(node.sourceId, load);
     return load.running;
   }
 
@@ -242,32 +262,57 @@ export class GroupTreeData {
     this.finishedLoads.set(sourceId, counts);
   }
 
-  private async loadOnce(node: ClusterNode, full: boolean): Promise<void> {
+  /** An automatic load may not run while a failed cluster waits for its retry time, or for the user. */
+  private automaticLoadAllowed(node: ClusterNode): boolean {
+    return node.state.status !== 'error' || this.retries.allowsAutomaticLoad(node.state.nextRetry);
+  }
+
+  private retryDue(sourceId: string): void {
+    if (!this.clusters.has(sourceId)) {
+      return;
+    }
+    if (this.options.onRetryDue) {
+      this.options.onRetryDue(sourceId);
+    } else {
+      this.refresh(sourceId).catch((e: unknown) => this.options.logError?.(`Retrying ${sourceId} failed: ${errorMessage(e)}`));
+    }
+  }
+
+  private async loadOnce(node: ClusterNode, manual: boolean): Promise<void> {
     const entry = this.registry.get(node.sourceId);
     if (!entry) {
       return;
     }
-    // A retry after an error shows the loading row at once; later reloads keep the last snapshot on screen.
+    // The first load, and the user's retry after an error, show the loading row; every other load keeps
+    // what is on screen (the last snapshot, or the error with its retry time) until it ends.
     const wasError = node.state.status === 'error';
-    if (node.state.status === 'idle' || wasError) {
+    if (node.state.status === 'idle' || (manual && wasError)) {
       node.state = { status: 'loading' };
       if (wasError) {
         this.emit(node);
       }
     }
     const before = node.state;
+    let loaded: { info: ClusterInfo; groups: GroupSummary[] } | undefined;
+    let failure: unknown;
     try {
       const [info, groups] = await Promise.all([entry.source.describeCluster(), entry.source.listGroups()]);
       groups.sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0));
-      node.state = { status: 'loaded', info, groups };
+      loaded = { info, groups };
     } catch (e) {
       this.options.logError?.(`Loading consumer groups of ${entry.source.label} failed: ${errorMessage(e)}`);
-      node.state = { status: 'error', message: errorMessage(e) };
+      failure = e;
     }
     if (this.clusters.get(node.sourceId) !== node) {
       return;
     }
-    const changedGroups = full ? undefined : this.changedGroupsOnly(node, before);
+    if (loaded) {
+      this.retries.forget(node.sourceId);
+      node.state = { status: 'loaded', ...loaded };
+    } else {
+      node.state = { status: 'error', message: errorMessage(failure), nextRetry: this.retries.failed(node.sourceId, failure) };
+    }
+    const changedGroups = manual ? undefined : this.changedGroupsOnly(node, before);
     if (changedGroups) {
       changedGroups.forEach((group) => this.emit(group));
     } else {
@@ -297,6 +342,7 @@ export class GroupTreeData {
       if (!registered.has(id)) {
         this.clusters.delete(id);
         this.groupNodes.delete(id);
+        this.retries.forget(id);
         this.sourceSubscriptions.get(id)?.();
         this.sourceSubscriptions.delete(id);
       }

@@ -12,6 +12,7 @@ import type {
   GroupNode,
   MemberNode,
   MessageNode,
+  NextRetry,
   PartitionNode,
   SourceKind,
   StoppedConsumersNode,
@@ -83,15 +84,17 @@ function describeCluster(node: ClusterNode): NodeDescriptor {
     case 'idle':
     case 'loading':
       return { ...base, description: `${kindText} · loading…`, contextValue: `kgl:cluster:${kind}:loading`, icon };
-    case 'error':
+    case 'error': {
+      const retry = retryTexts(node.state.nextRetry);
       return {
         ...base,
         // The reason itself, so "connection refused" or "authentication failed" reads without a hover.
-        description: `${kindText} · ${firstLine(node.state.message)}`,
-        tooltip: markdownFields(node.label, [['Error', node.state.message]]),
+        description: `${kindText} · ${firstLine(node.state.message)}${retry ? ` · ${retry.short}` : ''}`,
+        tooltip: markdownFields(node.label, [['Error', node.state.message], ...(retry ? [['Next attempt', retry.long] as [string, string]] : [])]),
         contextValue: `kgl:cluster:${kind}:error`,
         icon: { id: 'error', color: 'errorForeground' },
       };
+    }
     case 'loaded': {
       const { info, groups } = node.state;
       const brokers = info.brokers.map((b) => `${b.nodeId} ${b.host}:${b.port}`).join(', ');
@@ -108,6 +111,27 @@ function describeCluster(node: ClusterNode): NodeDescriptor {
       };
     }
   }
+}
+
+/** hh:mm:ss in local time: an absolute time stays true on a row that is not re-rendered every second. */
+export function formatClockTime(epochMs: number): string {
+  const date = new Date(epochMs);
+  return [date.getHours(), date.getMinutes(), date.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+}
+
+/** What a failed cluster's row says about its next attempt: in the description (short) and the tooltip (long). */
+function retryTexts(nextRetry: NextRetry | undefined): { short: string; long: string } | undefined {
+  if (!nextRetry) {
+    return undefined;
+  }
+  if (nextRetry.kind === 'user') {
+    return {
+      short: 'no automatic retry',
+      long: 'only when you retry, refresh or edit the connection: a rejected login is not retried automatically, so the account is not locked',
+    };
+  }
+  const at = formatClockTime(nextRetry.at);
+  return { short: `retry at ${at}`, long: `automatic retry at ${at} (Retry tries now)` };
 }
 
 /** "Stable · 3 members · lag 1,204". */

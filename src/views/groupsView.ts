@@ -3,9 +3,11 @@
  * and the `kafkaGroupLens.refreshIntervalSeconds` poll, which runs only while the view is visible.
  */
 import * as vscode from 'vscode';
+import { ExponentialBackoff, SOURCE_RETRY_BACKOFF } from './exponentialBackoff';
 import { GroupTreeData, errorMessage, type LoadCounts } from './groupTreeData';
 import { GROUPS_VIEW_ID, GroupTreeProvider } from './groupTreeProvider';
-import { RefreshScheduler, type RefreshReason } from './refreshScheduler';
+import type { LoadRetriesOptions } from './loadRetries';
+import { RefreshScheduler, realTimers, type SchedulerTimers } from './refreshScheduler';
 import type { SourceRegistry } from './sourceRegistry';
 
 export const REFRESH_INTERVAL_SETTING = 'kafkaGroupLens.refreshIntervalSeconds';
@@ -31,16 +33,36 @@ function readIntervalSeconds(log: vscode.LogOutputChannel): number {
   return value;
 }
 
-export function createGroupsView(registry: SourceRegistry, log: vscode.LogOutputChannel): GroupsView {
+/** Timers and clock of the automatic refreshes and retries; injectable so tests drive time by hand. */
+export interface GroupsViewClock {
+  timers: SchedulerTimers;
+  now: () => number;
+  random?: () => number;
+}
+
+export function createGroupsView(
+  registry: SourceRegistry,
+  log: vscode.LogOutputChannel,
+  clock: GroupsViewClock = { timers: realTimers, now: Date.now },
+): GroupsView {
   const disposables: vscode.Disposable[] = [];
-  const scheduler = new RefreshScheduler((reason: RefreshReason) => {
-    log.trace(`Refreshing consumer groups (${reason})`);
-    data.refresh().catch((e: unknown) => log.error(`Refresh failed: ${errorMessage(e)}`));
-  });
+  const scheduler = new RefreshScheduler((reason, sourceIds) => {
+    log.trace(`Refreshing consumer groups (${reason}${sourceIds ? `: ${sourceIds.join(', ')}` : ''})`);
+    const loads = sourceIds ? sourceIds.map((id) => data.refresh(id)) : [data.refresh()];
+    Promise.all(loads).catch((e: unknown) => log.error(`Refresh failed: ${errorMessage(e)}`));
+  }, clock.timers);
   disposables.push({ dispose: () => scheduler.dispose() });
+  const retries: LoadRetriesOptions = {
+    timers: clock.timers,
+    now: clock.now,
+    backoff: clock.random ? new ExponentialBackoff(SOURCE_RETRY_BACKOFF, clock.random) : undefined,
+  };
   const data = new GroupTreeData(registry, {
-    onSourceChanged: () => scheduler.requestSourceChange(),
+    // A push reloads the source that pushed, and a due retry the source that failed; never the others.
+    onSourceChanged: (sourceId) => scheduler.requestSourceChange(sourceId),
+    onRetryDue: (sourceId) => scheduler.requestSourceChange(sourceId),
     logError: (message) => log.error(message),
+    retries,
   });
   disposables.push({ dispose: () => data.dispose() });
 

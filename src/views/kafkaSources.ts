@@ -10,6 +10,7 @@ import { KafkaGroupAdmin } from '../kafka/kafkaGroupAdmin';
 import { readCommittedLookup, type IsolationLevelLookup } from '../kafka/isolationLevels';
 import type { GroupAdmin } from '../model/groupAdmin';
 import type { ClusterSource } from '../model/clusterSource';
+import type { SourceFailureKind } from '../model/sourceFailure';
 import { KafkaSource } from '../kafka/kafkaSource';
 import type { ConnectionStore } from './connectionStore';
 import { CLUSTERS_SETTING } from './connectionStore';
@@ -44,13 +45,18 @@ class UnusableSource implements ClusterSource {
   readonly id: string;
   readonly label: string;
 
-  constructor(config: ConnectionConfig, private readonly reason: string) {
+  /** `failure` is what the tree's retry policy sees: 'authentication' when only the user can mend it. */
+  constructor(
+    config: ConnectionConfig,
+    private readonly reason: string,
+    private readonly failure: SourceFailureKind = 'other',
+  ) {
     this.id = config.id;
     this.label = config.name;
   }
 
   private fail(): Promise<never> {
-    return Promise.reject(new Error(`Cannot connect: ${this.reason}`));
+    return Promise.reject(Object.assign(new Error(`Cannot connect: ${this.reason}`), { kind: this.failure }));
   }
 
   describeCluster = (): Promise<never> => this.fail();
@@ -64,6 +70,7 @@ export function manageKafkaSources(registry: SourceRegistry, store: ConnectionSt
   const running = new Map<string, string>();
   let queue: Promise<void> = Promise.resolve();
   let reportedProblems = '';
+  let reportedWorkspaceValue = false;
   let reportedIsolationProblem: string | undefined;
 
   const fingerprint = (config: ConnectionConfig, isolation: IsolationSetting): string => JSON.stringify([config, isolation.fingerprint]);
@@ -72,7 +79,16 @@ export function manageKafkaSources(registry: SourceRegistry, store: ConnectionSt
     let source: ClusterSource;
     let admin: GroupAdmin | undefined;
     try {
-      const kafka = new Kafka(buildKafkaConfig(config, await store.secrets(config.id), { logger: log }));
+      const stored = await store.secrets(config);
+      if (stored.savedFor) {
+        // The servers changed since the secrets were entered: they are not sent to the new servers.
+        const reason = `the stored password or token was entered for ${stored.savedFor.join(',')}, not ${config.bootstrapServers.join(',')}; enter it again with "Edit Cluster…"`;
+        log.warn(`Cluster "${config.name}": ${reason}`);
+        registry.add({ source: new UnusableSource(config, reason, 'authentication') });
+        running.set(config.id, fingerprint(config, isolation));
+        return;
+      }
+      const kafka = new Kafka(buildKafkaConfig(config, stored.secrets, { logger: log }));
       const kafkaSource = new KafkaSource(config, {}, { logger: log, kafka, isolationLevelFor: isolation.lookup });
       source = kafkaSource;
       admin = new KafkaGroupAdmin(kafkaSource);
@@ -94,6 +110,11 @@ export function manageKafkaSources(registry: SourceRegistry, store: ConnectionSt
       void vscode.window.showWarningMessage(`Kafka Group Lens: ${problems.length} cluster setting(s) ignored: ${problems[0]}`);
     }
     reportedProblems = problemText;
+    const workspaceValue = store.hasIgnoredWorkspaceValue();
+    if (workspaceValue && !reportedWorkspaceValue) {
+      log.warn(`${CLUSTERS_SETTING} in workspace or folder settings is ignored: cluster connections come from your user settings only`);
+    }
+    reportedWorkspaceValue = workspaceValue;
     const isolation = readIsolationSetting();
     if (isolation.problem && isolation.problem !== reportedIsolationProblem) {
       log.warn(isolation.problem);

@@ -1,7 +1,9 @@
 /**
  * Decides when the tree reloads by itself (manual refreshes bypass it): pushes from sources are coalesced
- * into at most one reload per window; the interval timer runs only while the view is visible, and pushes that
- * arrive while it is hidden are remembered and served when it shows again.
+ * into at most one reload per window, of the sources that pushed and no other (the simulator pushes about
+ * once a second; a real cluster must not be reloaded with it); the interval timer reloads every source and
+ * runs only while the view is visible; pushes that arrive while it is hidden are remembered and served,
+ * for those sources, when it shows again.
  */
 
 /** The timer functions used, injectable so tests drive time by hand. */
@@ -23,17 +25,22 @@ export type RefreshReason = 'interval' | 'source-change' | 'became-visible';
 
 export const DEFAULT_COALESCE_MS = 500;
 
+/** `sourceIds` names the sources to reload; undefined means every source. */
+export type RefreshCallback = (reason: RefreshReason, sourceIds?: readonly string[]) => void;
+
 export class RefreshScheduler {
   private visible = false;
   private intervalSeconds = 0;
   private intervalHandle: unknown;
   private pendingHandle: unknown;
-  /** A source changed while the view was hidden. */
-  private stale = false;
+  /** Sources that pushed within the open coalescing window. */
+  private readonly pending = new Set<string>();
+  /** Sources that pushed while the view was hidden. */
+  private readonly stale = new Set<string>();
   private disposed = false;
 
   constructor(
-    private readonly refresh: (reason: RefreshReason) => void,
+    private readonly refresh: RefreshCallback,
     private readonly timers: SchedulerTimers = realTimers,
     private readonly coalesceMs = DEFAULT_COALESCE_MS,
   ) {}
@@ -45,12 +52,13 @@ export class RefreshScheduler {
     this.visible = visible;
     if (!visible && this.pendingHandle !== undefined) {
       // Serve the pending push when the view shows again rather than reloading a hidden tree.
+      this.pending.forEach((id) => this.stale.add(id));
       this.cancelPending();
-      this.stale = true;
     }
-    if (visible && this.stale) {
-      this.stale = false;
-      this.refresh('became-visible');
+    if (visible && this.stale.size > 0) {
+      const sourceIds = [...this.stale];
+      this.stale.clear();
+      this.refresh('became-visible', sourceIds);
     }
     this.restartInterval();
   }
@@ -64,21 +72,27 @@ export class RefreshScheduler {
     this.restartInterval();
   }
 
-  /** Coalesces bursts: the first push opens a window, later ones within it ride along. */
-  requestSourceChange(): void {
+  /**
+   * A source pushed "something changed" (or its retry is due): coalesces bursts, the first request opens a
+   * window and later ones within it ride along; the window's end reloads the sources named in it.
+   */
+  requestSourceChange(sourceId: string): void {
     if (this.disposed) {
       return;
     }
     if (!this.visible) {
-      this.stale = true;
+      this.stale.add(sourceId);
       return;
     }
+    this.pending.add(sourceId);
     if (this.pendingHandle !== undefined) {
       return;
     }
     this.pendingHandle = this.timers.setTimeout(() => {
       this.pendingHandle = undefined;
-      this.refresh('source-change');
+      const sourceIds = [...this.pending];
+      this.pending.clear();
+      this.refresh('source-change', sourceIds);
     }, this.coalesceMs);
   }
 
@@ -108,5 +122,6 @@ export class RefreshScheduler {
       this.timers.clearTimeout(this.pendingHandle);
       this.pendingHandle = undefined;
     }
+    this.pending.clear();
   }
 }

@@ -13,7 +13,13 @@ export type ClusterLoadState =
   | { status: 'idle' }
   | { status: 'loading' }
   | { status: 'loaded'; info: ClusterInfo; groups: GroupSummary[] }
-  | { status: 'error'; message: string };
+  | { status: 'error'; message: string; nextRetry?: NextRetry };
+
+/**
+ * When a cluster that failed to load is tried again without the user: at a time (exponential backoff),
+ * or never (an authentication or authorization failure waits for Retry, Refresh or an edit of the connection).
+ */
+export type NextRetry = { readonly kind: 'scheduled'; readonly at: number } | { readonly kind: 'user' };
 
 export interface ClusterNode {
   readonly kind: 'cluster';

@@ -13,7 +13,7 @@ export const OPEN_TIMELINE_COMMAND = 'kafkaGroupLens.openTimeline';
 
 export type { TimelineGroupNodeArg, TimelineTarget } from './timelineTarget';
 
-/** How long a restored panel waits for its cluster to be registered again after a reload. */
+/** How long a panel waits for its cluster to be registered again (after a window reload, or a rebuild of the source). */
 const RESTORE_WAIT_MS = 15_000;
 
 export interface TimelineSources {
@@ -21,10 +21,19 @@ export interface TimelineSources {
   get(clusterId: string): ClusterSource | undefined;
   /** The source once registered (real clusters register asynchronously at startup), or undefined after `timeoutMs`. */
   waitFor(clusterId: string, timeoutMs: number): Promise<ClusterSource | undefined>;
+  /** Fires when sources are added or removed, so open panels follow a rebuilt source or close. */
+  onDidChangeSources?(listener: () => void): () => void;
 }
 
 export function registerTimelineCommands(context: vscode.ExtensionContext, sources: TimelineSources, log: vscode.LogOutputChannel): void {
+  const stopFollowing = sources.onDidChangeSources?.(() =>
+    TimelinePanel.followSources(
+      (id) => sources.get(id),
+      (id) => sources.waitFor(id, RESTORE_WAIT_MS),
+    ),
+  );
   context.subscriptions.push(
+    { dispose: () => stopFollowing?.() },
     vscode.commands.registerCommand(OPEN_TIMELINE_COMMAND, (arg: unknown) => {
       const target = timelineTargetOf(arg);
       if (!target) {

@@ -66,11 +66,22 @@ export class TimelinePanel implements vscode.Disposable {
     return created;
   }
 
-  /** Closes every panel showing a source (it was removed or reconnected). */
-  static closeAllFor(sourceId: string): void {
+  /**
+   * The registered sources changed: a panel whose source was rebuilt (same id, new object, e.g. after a
+   * change of `readCommittedGroups` or of the connection) moves to the new source; one whose source was
+   * removed stops listening to it and waits for it to come back (`waitFor`), else closes with a message.
+   * A panel never keeps a disposed source, which would open new connections and stop updating.
+   */
+  static followSources(current: (sourceId: string) => ClusterSource | undefined, waitFor: (sourceId: string) => Promise<ClusterSource | undefined>): void {
     for (const panel of [...TimelinePanel.open.values()]) {
-      if (panel.source.id === sourceId) {
-        panel.panel.dispose();
+      const registered = current(panel.source.id);
+      if (registered === panel.source) {
+        continue;
+      }
+      if (registered) {
+        panel.attach(registered);
+      } else {
+        panel.awaitSource(waitFor);
       }
     }
   }
@@ -87,11 +98,13 @@ export class TimelinePanel implements vscode.Disposable {
   private pollTimer: ReturnType<typeof setInterval> | undefined;
   private pushTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
+  /** The source was removed: nothing is watched until it is registered again. */
+  private detached = false;
 
   private constructor(
     private readonly panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
-    private readonly source: ClusterSource,
+    private source: ClusterSource,
     private readonly groupId: string,
     private readonly log: vscode.LogOutputChannel,
   ) {
@@ -152,8 +165,49 @@ export class TimelinePanel implements vscode.Disposable {
     }
   }
 
+  /** Shows the group from `source` from now on (a rebuilt source with the same id). */
+  private attach(source: ClusterSource): void {
+    if (this.disposed) {
+      return;
+    }
+    this.stopWatching();
+    this.detached = false;
+    this.source = source;
+    this.observer = source.rebalanceEvents ? undefined : new SnapshotObserver();
+    this.historyUnavailable = undefined;
+    this.log.info(`Timeline ${this.groupId}: its cluster was reconnected; following the new connection`);
+    if (this.ready) {
+      this.startWatching();
+      void this.refresh(true);
+    }
+  }
+
+  private awaitSource(waitFor: (sourceId: string) => Promise<ClusterSource | undefined>): void {
+    if (this.disposed || this.detached) {
+      return;
+    }
+    this.detached = true;
+    this.stopWatching();
+    const sourceId = this.source.id;
+    void waitFor(sourceId).then((next) => {
+      if (this.disposed || !this.detached) {
+        return; // closed meanwhile, or already attached to the new source
+      }
+      if (next) {
+        this.attach(next);
+        return;
+      }
+      this.log.warn(`Timeline ${this.groupId}: cluster ${sourceId} was removed; closed its panel`);
+      void vscode.window.showWarningMessage(`The rebalance timeline of group ${this.groupId} was closed: its cluster is no longer configured.`);
+      this.dispose();
+    });
+  }
+
   private startWatching(): void {
     this.stopWatching();
+    if (this.detached) {
+      return;
+    }
     if (!this.observer && this.source.watchRebalances) {
       this.stopHistory = this.source.watchRebalances(this.groupId, (reason) => this.fallBackToPolling(reason));
     }
@@ -200,6 +254,9 @@ export class TimelinePanel implements vscode.Disposable {
   }
 
   private async refresh(fullSnapshot: boolean): Promise<void> {
+    if (this.detached) {
+      return; // its source is gone; attach() refreshes once a new one is registered
+    }
     let events: RebalanceEvent[];
     try {
       events = await this.currentEvents();

@@ -67,13 +67,21 @@ describe('connection flow', () => {
   it('edits a connection keeping its id and, on an empty password, the stored secret', async () => {
     const editing: ConnectionConfig = { id: 'prod', name: 'Production', bootstrapServers: ['p:9092'], sasl: { mechanism: 'plain', username: 'bob' } };
     const { draft, prompts } = await run(
-      [{ input: 'Production' }, { input: 'p:9092,q:9092' }, { pick: 'Plaintext' }, { pick: 'SASL PLAIN' }, { input: 'bob' }, { input: '' }],
+      [{ input: 'Production Kafka' }, { input: 'P:9092' }, { pick: 'Plaintext' }, { pick: 'SASL PLAIN' }, { input: 'bob' }, { input: '' }],
       context({ editing, hasStoredSecrets: true }),
     );
     assert.equal(draft?.config.id, 'prod');
-    assert.deepEqual(draft?.config.bootstrapServers, ['p:9092', 'q:9092']);
+    assert.deepEqual(draft?.config.bootstrapServers, ['P:9092'], 'the same server in another case: the stored password still applies');
     assert.deepEqual(draft?.secrets, { password: undefined });
     assert.equal(prompts.asked[0].prefilled, 'Production');
+  });
+
+  it('asks for the password again when the edit changes the bootstrap servers', async () => {
+    const editing: ConnectionConfig = { id: 'prod', name: 'Production', bootstrapServers: ['p:9092'], sasl: { mechanism: 'plain', username: 'bob' } };
+    const answers: Answer[] = [{ input: 'Production' }, { input: 'p:9092,q:9092' }, { pick: 'Plaintext' }, { pick: 'SASL PLAIN' }, { input: 'bob' }];
+    await assert.rejects(run([...answers, { input: '' }], context({ editing, hasStoredSecrets: true })), /password must not be empty/);
+    const { draft } = await run([...answers, { input: 'n3w' }], context({ editing, hasStoredSecrets: true }));
+    assert.deepEqual(draft?.secrets, { password: 'n3w' });
   });
 
   it('takes an OAuth token command, or a static token when there is none', async () => {

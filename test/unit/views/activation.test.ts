@@ -209,7 +209,10 @@ describe('extension activation (vscode stub, real simulator)', function () {
     const stored = host.config.get('kafkaGroupLens.clusters');
     assert.deepEqual(stored, [{ id: 'unreachable', name: 'Unreachable', bootstrapServers: ['127.0.0.1:1'], sasl: { mechanism: 'plain', username: 'alice' } }]);
     assert.equal(JSON.stringify(stored).includes('pa55word'), false);
-    assert.deepEqual(JSON.parse(context.secrets.values.get('kafkaGroupLens.connection.unreachable') ?? '{}'), { password: 'pa55word' });
+    assert.deepEqual(JSON.parse(context.secrets.values.get('kafkaGroupLens.connection.unreachable') ?? '{}'), {
+      servers: ['127.0.0.1:1'],
+      secrets: { password: 'pa55word' },
+    });
     const row = await waitFor('the cluster row in error', async () => {
       const node = (await children()).find((n) => n.kind === 'cluster' && n.sourceId === 'unreachable');
       if (!node) {

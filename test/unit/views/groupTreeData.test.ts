@@ -78,7 +78,7 @@ describe('views/GroupTreeData', () => {
     source.listError = undefined;
     const reports: Array<string | undefined> = [];
     data.onDidChange(() => reports.push(cluster.state.status));
-    await data.refresh('sim');
+    await data.refresh('sim', true); // the user's Retry
     assert.deepEqual(reports, ['loading', 'loaded']);
     assert.deepEqual(labels(await data.children(cluster)), ['audit', 'payments']);
   });

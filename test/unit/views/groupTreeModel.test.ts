@@ -1,5 +1,5 @@
 import { strict as assert } from 'assert';
-import { describeNode, formatCount, groupStateIcon } from '../../../src/views/groupTreeModel';
+import { describeNode, formatClockTime, formatCount, groupStateIcon } from '../../../src/views/groupTreeModel';
 import { nodeIds, type ClusterNode, type GroupNode, type MemberNode, type TreeNode } from '../../../src/views/treeNodes';
 import type { GroupState } from '../../../src/model/types';
 import type { SimulatedConsumerInfo } from '../../../src/simulator/control';
@@ -221,6 +221,17 @@ describe('groupTreeModel', () => {
       assert.equal(d.contextValue, 'kgl:cluster:sim:error');
       assert.equal(d.icon.id, 'error');
       assert.match(d.tooltip ?? '', /ECONNREFUSED/);
+    });
+
+    it('shows when a failed cluster is retried next, as a clock time that stays true', () => {
+      const at = new Date(2026, 11, 3, 9, 5, 7).getTime();
+      const scheduled = describeNode(cluster({ status: 'error', message: 'Connection refused', nextRetry: { kind: 'scheduled', at } }));
+      assert.equal(scheduled.description, 'simulator · Connection refused · retry at 09:05:07');
+      assert.match(scheduled.tooltip ?? '', /automatic retry at 09\\:05\\:07/);
+      const waiting = describeNode(cluster({ status: 'error', message: 'Authentication failed', nextRetry: { kind: 'user' } }));
+      assert.equal(waiting.description, 'simulator · Authentication failed · no automatic retry');
+      assert.match(waiting.tooltip ?? '', /only when you retry.*edit the connection/);
+      assert.equal(formatClockTime(new Date(2026, 0, 1, 23, 59, 0).getTime()), '23:59:00');
     });
   });
 

@@ -1,50 +1,6 @@
 import { strict as assert } from 'assert';
-import { RefreshScheduler, type RefreshReason, type SchedulerTimers } from '../../../src/views/refreshScheduler';
-
-/** Timers driven by hand: `advance(ms)` runs what falls due, in order. */
-class ManualTimers implements SchedulerTimers {
-  now = 0;
-  private nextId = 1;
-  private readonly timers = new Map<number, { due: number; every?: number; callback: () => void }>();
-
-  setTimeout(callback: () => void, ms: number): unknown {
-    const id = this.nextId++;
-    this.timers.set(id, { due: this.now + ms, callback });
-    return id;
-  }
-  clearTimeout(handle: unknown): void {
-    this.timers.delete(handle as number);
-  }
-  setInterval(callback: () => void, ms: number): unknown {
-    const id = this.nextId++;
-    this.timers.set(id, { due: this.now + ms, every: ms, callback });
-    return id;
-  }
-  clearInterval(handle: unknown): void {
-    this.timers.delete(handle as number);
-  }
-  pending(): number {
-    return this.timers.size;
-  }
-  advance(ms: number): void {
-    const end = this.now + ms;
-    for (;;) {
-      const due = [...this.timers.entries()].filter(([, t]) => t.due <= end).sort((a, b) => a[1].due - b[1].due)[0];
-      if (!due) {
-        break;
-      }
-      const [id, timer] = due;
-      this.now = timer.due;
-      if (timer.every) {
-        timer.due += timer.every;
-      } else {
-        this.timers.delete(id);
-      }
-      timer.callback();
-    }
-    this.now = end;
-  }
-}
+import { RefreshScheduler, type RefreshReason } from '../../../src/views/refreshScheduler';
+import { ManualTimers } from './manualTimers';
 
 describe('views/RefreshScheduler', () => {
   let timers: ManualTimers;
@@ -82,7 +38,7 @@ describe('views/RefreshScheduler', () => {
   it('coalesces a burst of source pushes into one refresh per window', () => {
     scheduler.setVisible(true);
     for (let i = 0; i < 10; i++) {
-      scheduler.requestSourceChange();
+      scheduler.requestSourceChange('sim');
       timers.advance(40);
     }
     assert.deepEqual(reasons, [], 'the window opened by the first push is still open at 400 ms');
@@ -90,7 +46,7 @@ describe('views/RefreshScheduler', () => {
     assert.deepEqual(reasons, ['source-change']);
     timers.advance(5000);
     assert.deepEqual(reasons, ['source-change'], 'no push, no refresh');
-    scheduler.requestSourceChange();
+    scheduler.requestSourceChange('sim');
     timers.advance(500);
     assert.deepEqual(reasons, ['source-change', 'source-change']);
   });
@@ -98,15 +54,15 @@ describe('views/RefreshScheduler', () => {
   it('refreshes even under a continuous stream of pushes (a window is not reset by later pushes)', () => {
     scheduler.setVisible(true);
     for (let i = 0; i < 100; i++) {
-      scheduler.requestSourceChange();
+      scheduler.requestSourceChange('sim');
       timers.advance(100);
     }
     assert.equal(reasons.length, 20);
   });
 
   it('remembers pushes while hidden and refreshes once when the view shows', () => {
-    scheduler.requestSourceChange();
-    scheduler.requestSourceChange();
+    scheduler.requestSourceChange('sim');
+    scheduler.requestSourceChange('sim');
     timers.advance(5000);
     assert.deepEqual(reasons, []);
     scheduler.setVisible(true);
@@ -118,7 +74,7 @@ describe('views/RefreshScheduler', () => {
 
   it('moves a pending push to "stale" when the view hides before the window ends', () => {
     scheduler.setVisible(true);
-    scheduler.requestSourceChange();
+    scheduler.requestSourceChange('sim');
     scheduler.setVisible(false);
     timers.advance(1000);
     assert.deepEqual(reasons, []);
@@ -126,14 +82,35 @@ describe('views/RefreshScheduler', () => {
     assert.deepEqual(reasons, ['became-visible']);
   });
 
+  it('reloads only the sources that pushed, and every source on the interval', () => {
+    const calls: Array<[RefreshReason, readonly string[] | undefined]> = [];
+    scheduler = new RefreshScheduler((reason, sourceIds) => calls.push([reason, sourceIds]), timers, 500);
+    scheduler.setVisible(true);
+    scheduler.setIntervalSeconds(5);
+    scheduler.requestSourceChange('simulator');
+    scheduler.requestSourceChange('simulator');
+    timers.advance(500);
+    assert.deepEqual(calls, [['source-change', ['simulator']]]);
+    scheduler.requestSourceChange('simulator');
+    scheduler.requestSourceChange('prod');
+    timers.advance(500);
+    assert.deepEqual(calls[1], ['source-change', ['simulator', 'prod']]);
+    timers.advance(4000);
+    assert.deepEqual(calls[2], ['interval', undefined]);
+    scheduler.setVisible(false);
+    scheduler.requestSourceChange('prod');
+    scheduler.setVisible(true);
+    assert.deepEqual(calls[3], ['became-visible', ['prod']]);
+  });
+
   it('clears every timer on dispose', () => {
     scheduler.setVisible(true);
     scheduler.setIntervalSeconds(5);
-    scheduler.requestSourceChange();
+    scheduler.requestSourceChange('sim');
     assert.equal(timers.pending(), 2);
     scheduler.dispose();
     assert.equal(timers.pending(), 0);
-    scheduler.requestSourceChange();
+    scheduler.requestSourceChange('sim');
     timers.advance(60_000);
     assert.deepEqual(reasons, []);
   });

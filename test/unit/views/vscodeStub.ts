@@ -6,6 +6,7 @@
  * clauses against package.json; a later suite drives a real workbench).
  */
 import Module from 'module';
+import { join } from 'path';
 
 type Listener<T> = (value: T) => void;
 
@@ -199,7 +200,10 @@ export class StubHost {
   readonly outputChannels: Array<{ name: string; log: boolean }> = [];
   /** Answers for showQuickPick (matched by label) and showInputBox, in order. */
   readonly answers: Array<string | string[] | undefined> = [];
+  /** User settings (`globalValue`); `update` writes here. */
   readonly config = new Map<string, unknown>();
+  /** Workspace settings (a repository's `.vscode/settings.json`): they override the user's in `get`, as in VS Code. */
+  readonly workspaceConfig = new Map<string, unknown>();
   readonly webviewPanels: FakeWebviewPanel[] = [];
   readonly infoMessages: string[] = [];
   readonly warningMessages: string[] = [];
@@ -390,7 +394,9 @@ function createModule(host: StubHost): Record<string, unknown> {
     },
     workspace: {
       getConfiguration: () => ({
-        get: <T>(key: string, defaultValue?: T): T | undefined => (host.config.has(key) ? (host.config.get(key) as T) : defaultValue),
+        get: <T>(key: string, defaultValue?: T): T | undefined =>
+          host.workspaceConfig.has(key) ? (host.workspaceConfig.get(key) as T) : host.config.has(key) ? (host.config.get(key) as T) : defaultValue,
+        inspect: <T>(key: string) => ({ key, globalValue: host.config.get(key) as T | undefined, workspaceValue: host.workspaceConfig.get(key) as T | undefined }),
         update: async (key: string, value: unknown) => host.setConfig(key, value),
       }),
       onDidChangeConfiguration: host.configChange.event,
@@ -410,5 +416,29 @@ export function installVscodeStub(host: StubHost): () => void {
   };
   return () => {
     moduleWithLoad._load = originalLoad;
+  };
+}
+
+/**
+ * Installs the stub for a suite that loads `src/` modules itself: those modules bind `vscode` when loaded,
+ * so cached copies (bound to an earlier suite's stub) are dropped first, and the ones loaded here are
+ * dropped again by the returned uninstaller.
+ */
+export function installFreshVscodeStub(host: StubHost): () => void {
+  const sourceDir = join(__dirname, '..', '..', '..', 'src');
+  for (const id of Object.keys(require.cache)) {
+    if (id.startsWith(sourceDir)) {
+      delete require.cache[id];
+    }
+  }
+  const cachedBefore = new Set(Object.keys(require.cache));
+  const uninstall = installVscodeStub(host);
+  return () => {
+    uninstall();
+    for (const id of Object.keys(require.cache)) {
+      if (!cachedBefore.has(id)) {
+        delete require.cache[id];
+      }
+    }
   };
 }
