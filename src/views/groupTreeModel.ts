@@ -160,7 +160,9 @@ function describeGroup(node: GroupNode): NodeDescriptor {
   const fields: Array<[string, string]> = [
     ['State', s.state],
     ['Assignor', s.assignor || '-'],
-    ['Generation', String(s.generation)],
+    // A classic group's generation on a real cluster is known only from its __consumer_offsets records:
+    // no row rather than a wrong figure.
+    ...(s.generation === undefined ? [] : [['Generation', String(s.generation)] as [string, string]]),
     ['Coordinator', coordinator],
     ['Protocol type', s.protocolType || '-'],
     ['Group type', s.groupType],

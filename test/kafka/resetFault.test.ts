@@ -106,7 +106,7 @@ describe('a reset whose broker dies part way (private real broker)', function ()
     // Few, short retries: a dead broker must fail the calls within seconds, not minutes.
     const kafka = new Kafka({ clientId: 'kgl-reset-fault', brokers: [broker.bootstrap], logLevel: logLevel.NOTHING, connectionTimeout: 1000, requestTimeout: 5000, retry: { retries: 2, initialRetryTime: 100, maxRetryTime: 1000 } });
     const source = new KafkaSource({ id: 'fault', name: 'fault', bootstrapServers: [broker.bootstrap] }, {}, { logger: new MemoryLogger(), kafka });
-    return { source, admin: new KafkaGroupAdmin(source, kafka) };
+    return { source, admin: new KafkaGroupAdmin(source) };
   };
 
   before(async () => {

@@ -74,6 +74,11 @@ describe('groupTreeModel', () => {
       assert.match(tooltip, /Group type: classic/);
     });
 
+    it('leaves the generation out of the tooltip when the source does not know it', () => {
+      const d = describeNode(groupNode({ members: [member('a')], generation: undefined }, 'kafka'));
+      assert.doesNotMatch(d.tooltip ?? '', /Generation/);
+    });
+
     it('escapes markup in group ids so a tooltip cannot render HTML or markdown', () => {
       const d = describeNode(groupNode({}, 'simulator', '<b>x</b>&*y*'));
       assert.equal(d.label, '<b>x</b>&*y*', 'the label is plain text and stays as is');
