@@ -78,7 +78,8 @@ function normalizeSpec(spec) {
       nullableVersions: parseVersions(field.nullableVersions, what),
       taggedVersions: parseVersions(field.taggedVersions, what),
       tag: field.tag,
-      defaultText: field.default === undefined ? '' : String(field.default),
+      // FieldSpec: a missing or JSON-null default is the type's own default (""), not null.
+      defaultText: field.default === undefined || field.default === null ? '' : String(field.default),
       ignorable: field.ignorable === true,
       flexibleVersions: field.flexibleVersions === undefined ? undefined : parseVersions(field.flexibleVersions, what),
     };

@@ -11,7 +11,7 @@ export interface SpecField {
   nullableVersions?: string;
   taggedVersions?: string;
   tag?: number;
-  default?: string | number | boolean;
+  default?: string | number | boolean | null;
   ignorable?: boolean;
   flexibleVersions?: string;
   fields?: SpecField[];
@@ -117,7 +117,8 @@ export class SpecModel {
 
   /** The value the generated reader gives a field it does not read (FieldSpec.fieldDefault). */
   defaultValue(field: SpecField, type = field.type): Value {
-    const text = field.default === undefined ? '' : String(field.default);
+    // As Kafka's FieldSpec: a missing or JSON-null default is the type's own default.
+    const text = field.default === undefined || field.default === null ? '' : String(field.default);
     if (type.startsWith('[]')) {
       return text === 'null' ? null : [];
     }
@@ -207,8 +208,10 @@ export class SpecModel {
   /** Kafka's JSON form (the generated *JsonConverter.write): camelCase keys, fields of the version only. */
   toKafkaJson(message: Struct, version: number): string {
     const plain = this.jsonStruct(this.spec.fields ?? [], message, version);
+    // int64 as exact digits, float64 always with a fraction or exponent: Kafka's converter wants a floating point node.
     return JSON.stringify(plain, (_key, value: unknown) => (typeof value === 'bigint' ? `\u0000${value}` : value))
-      .replace(/"\\u0000(-?\d+)"/g, '$1');
+      .replace(/"\\u0000(-?\d+)"/g, '$1')
+      .replace(/"\\u0001([^"]+)"/g, '$1');
   }
 
   private jsonStruct(fields: SpecField[], message: Struct, version: number): Record<string, unknown> {
@@ -231,6 +234,10 @@ export class SpecModel {
     }
     if (value instanceof Uint8Array) {
       return Buffer.from(value).toString('base64');
+    }
+    if (type === 'float64') {
+      const text = String(value);
+      return `\u0001${/[.eE]/.test(text) ? text : `${text}.0`}`;
     }
     if (typeof value === 'object' && !Array.isArray(value)) {
       return this.jsonStruct(this.structFields(type), value as Struct, version);

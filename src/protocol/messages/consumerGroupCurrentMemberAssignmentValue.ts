@@ -77,14 +77,14 @@ export interface TopicPartitions {
 }
 
 export function defaultTopicPartitions(): TopicPartitions {
-  return { topicId: "AAAAAAAAAAAAAAAAAAAAAA", partitions: [], assignmentEpochs: null };
+  return { topicId: "AAAAAAAAAAAAAAAAAAAAAA", partitions: [], assignmentEpochs: [] };
 }
 
 export function readTopicPartitions(r: rt.ByteReader, _v: number): TopicPartitions {
   const fv = true;
   const _topicId = r.uuid();
   const _partitions = r.array(fv, "TopicPartitions.partitions", () => r.int32());
-  let _assignmentEpochs: number[] | null = null;
+  let _assignmentEpochs: number[] | null = [];
   let _unknown: rt.RawTaggedField[] | undefined;
   {
     const count = r.taggedFieldCount();
@@ -113,23 +113,25 @@ export function writeTopicPartitions(w: rt.ByteWriter, _v: number, m: TopicParti
   w.uuid(_topicId);
   const _partitions = m.partitions;
   w.array(fv, _partitions, "TopicPartitions.partitions", (e) => w.int32(e));
-  const _assignmentEpochs = m.assignmentEpochs === undefined ? null : m.assignmentEpochs;
+  const _assignmentEpochs = m.assignmentEpochs === undefined ? [] : m.assignmentEpochs;
   const _raw = m.unknownTaggedFields;
   {
     let _count = _raw === undefined ? 0 : _raw.length;
-    if (_assignmentEpochs !== null) {
+    if ((_assignmentEpochs === null || _assignmentEpochs.length !== 0)) {
       _count++;
     }
     w.uvarint(_count);
     let _next = 0;
     _next = w.rawTaggedFields(_raw, _next, 0);
-    if (_assignmentEpochs !== null) {
-      w.tagged(0, (t) => {
-        t.nullableArray(true, _assignmentEpochs, "TopicPartitions.assignmentEpochs", (e) => t.int32(e));
-      });
-    }
-    w.rawTaggedFields(_raw, _next, Infinity);
+    if (_assignmentEpochs === null) {
+      w.taggedNull(0);
+    } else if (_assignmentEpochs.length !== 0) {
+    w.tagged(0, (t) => {
+      t.nullableArray(true, _assignmentEpochs, "TopicPartitions.assignmentEpochs", (e) => t.int32(e));
+    });
   }
+  w.rawTaggedFields(_raw, _next, Infinity);
+}
 }
 
 export const ConsumerGroupCurrentMemberAssignmentValue: rt.MessageCodec<ConsumerGroupCurrentMemberAssignmentValueData> = {

@@ -26,7 +26,7 @@ export interface ConsumerGroupMemberMetadataValueData {
 }
 
 export function defaultConsumerGroupMemberMetadataValueData(): ConsumerGroupMemberMetadataValueData {
-  return { instanceId: "", rackId: "", clientId: "", clientHost: "", subscribedTopicNames: [], subscribedTopicRegex: "", rebalanceTimeoutMs: -1, serverAssignor: "", classicMemberMetadata: null };
+  return { instanceId: "", rackId: "", clientId: "", clientHost: "", subscribedTopicNames: [], subscribedTopicRegex: "", rebalanceTimeoutMs: -1, serverAssignor: "", classicMemberMetadata: defaultClassicMemberMetadata() };
 }
 
 export function readConsumerGroupMemberMetadataValueData(r: rt.ByteReader, v: number): ConsumerGroupMemberMetadataValueData {
@@ -40,7 +40,7 @@ export function readConsumerGroupMemberMetadataValueData(r: rt.ByteReader, v: nu
   const _subscribedTopicRegex = r.nullableString(fv);
   const _rebalanceTimeoutMs = r.int32();
   const _serverAssignor = r.nullableString(fv);
-  let _classicMemberMetadata: ClassicMemberMetadata | null = null;
+  let _classicMemberMetadata: ClassicMemberMetadata | null = defaultClassicMemberMetadata();
   let _unknown: rt.RawTaggedField[] | undefined;
   {
     const count = r.taggedFieldCount();
@@ -82,24 +82,26 @@ export function writeConsumerGroupMemberMetadataValueData(w: rt.ByteWriter, v: n
   w.int32(_rebalanceTimeoutMs);
   const _serverAssignor = m.serverAssignor;
   w.nullableString(fv, _serverAssignor);
-  const _classicMemberMetadata = m.classicMemberMetadata === undefined ? null : m.classicMemberMetadata;
+  const _classicMemberMetadata = m.classicMemberMetadata === undefined ? defaultClassicMemberMetadata() : m.classicMemberMetadata;
   const _raw = m.unknownTaggedFields;
   {
     let _count = _raw === undefined ? 0 : _raw.length;
-    if (_classicMemberMetadata !== null) {
+    if ((_classicMemberMetadata === null || !rt.deepEqual(_classicMemberMetadata, defaultClassicMemberMetadata()))) {
       _count++;
     }
     w.uvarint(_count);
     let _next = 0;
     _next = w.rawTaggedFields(_raw, _next, 0);
-    if (_classicMemberMetadata !== null) {
-      w.tagged(0, (t) => {
-        t.uvarint(1);
-        writeClassicMemberMetadata(t, v, rt.notNull(_classicMemberMetadata, "ConsumerGroupMemberMetadataValueData.classicMemberMetadata"));
-      });
-    }
-    w.rawTaggedFields(_raw, _next, Infinity);
+    if (_classicMemberMetadata === null) {
+      w.taggedNull(0);
+    } else if (!rt.deepEqual(_classicMemberMetadata, defaultClassicMemberMetadata())) {
+    w.tagged(0, (t) => {
+      t.uvarint(1);
+      writeClassicMemberMetadata(t, v, rt.notNull(_classicMemberMetadata, "ConsumerGroupMemberMetadataValueData.classicMemberMetadata"));
+    });
   }
+  w.rawTaggedFields(_raw, _next, Infinity);
+}
 }
 
 export interface ClassicMemberMetadata {

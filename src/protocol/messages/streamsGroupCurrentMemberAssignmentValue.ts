@@ -97,14 +97,14 @@ export interface TaskIds {
 }
 
 export function defaultTaskIds(): TaskIds {
-  return { subtopologyId: "", partitions: [], assignmentEpochs: null };
+  return { subtopologyId: "", partitions: [], assignmentEpochs: [] };
 }
 
 export function readTaskIds(r: rt.ByteReader, _v: number): TaskIds {
   const fv = true;
   const _subtopologyId = r.string(fv, "TaskIds.subtopologyId");
   const _partitions = r.array(fv, "TaskIds.partitions", () => r.int32());
-  let _assignmentEpochs: number[] | null = null;
+  let _assignmentEpochs: number[] | null = [];
   let _unknown: rt.RawTaggedField[] | undefined;
   {
     const count = r.taggedFieldCount();
@@ -133,23 +133,25 @@ export function writeTaskIds(w: rt.ByteWriter, _v: number, m: TaskIds): void {
   w.string(fv, _subtopologyId, "TaskIds.subtopologyId");
   const _partitions = m.partitions;
   w.array(fv, _partitions, "TaskIds.partitions", (e) => w.int32(e));
-  const _assignmentEpochs = m.assignmentEpochs === undefined ? null : m.assignmentEpochs;
+  const _assignmentEpochs = m.assignmentEpochs === undefined ? [] : m.assignmentEpochs;
   const _raw = m.unknownTaggedFields;
   {
     let _count = _raw === undefined ? 0 : _raw.length;
-    if (_assignmentEpochs !== null) {
+    if ((_assignmentEpochs === null || _assignmentEpochs.length !== 0)) {
       _count++;
     }
     w.uvarint(_count);
     let _next = 0;
     _next = w.rawTaggedFields(_raw, _next, 0);
-    if (_assignmentEpochs !== null) {
-      w.tagged(0, (t) => {
-        t.nullableArray(true, _assignmentEpochs, "TaskIds.assignmentEpochs", (e) => t.int32(e));
-      });
-    }
-    w.rawTaggedFields(_raw, _next, Infinity);
+    if (_assignmentEpochs === null) {
+      w.taggedNull(0);
+    } else if (_assignmentEpochs.length !== 0) {
+    w.tagged(0, (t) => {
+      t.nullableArray(true, _assignmentEpochs, "TaskIds.assignmentEpochs", (e) => t.int32(e));
+    });
   }
+  w.rawTaggedFields(_raw, _next, Infinity);
+}
 }
 
 export const StreamsGroupCurrentMemberAssignmentValue: rt.MessageCodec<StreamsGroupCurrentMemberAssignmentValueData> = {

@@ -20,7 +20,7 @@ export interface StreamsGroupMetadataValueData {
 }
 
 export function defaultStreamsGroupMetadataValueData(): StreamsGroupMetadataValueData {
-  return { epoch: 0, metadataHash: 0n, validatedTopologyEpoch: -1, lastAssignmentConfigs: null, storedDescriptionTopologyEpoch: -1, failedDescriptionTopologyEpoch: -1 };
+  return { epoch: 0, metadataHash: 0n, validatedTopologyEpoch: -1, lastAssignmentConfigs: [], storedDescriptionTopologyEpoch: -1, failedDescriptionTopologyEpoch: -1 };
 }
 
 export function readStreamsGroupMetadataValueData(r: rt.ByteReader, v: number): StreamsGroupMetadataValueData {
@@ -28,7 +28,7 @@ export function readStreamsGroupMetadataValueData(r: rt.ByteReader, v: number): 
   const _epoch = r.int32();
   const _metadataHash = r.int64();
   let _validatedTopologyEpoch: number = -1;
-  const _lastAssignmentConfigs: LastAssignmentConfig[] | null = null;
+  const _lastAssignmentConfigs: LastAssignmentConfig[] | null = [];
   let _storedDescriptionTopologyEpoch: number = -1;
   let _failedDescriptionTopologyEpoch: number = -1;
   let _unknown: rt.RawTaggedField[] | undefined;
@@ -66,8 +66,8 @@ export function writeStreamsGroupMetadataValueData(w: rt.ByteWriter, v: number, 
   const _metadataHash = m.metadataHash;
   w.int64(_metadataHash);
   const _validatedTopologyEpoch = m.validatedTopologyEpoch === undefined ? -1 : m.validatedTopologyEpoch;
-  const _lastAssignmentConfigs = m.lastAssignmentConfigs === undefined ? null : m.lastAssignmentConfigs;
-  if (_lastAssignmentConfigs !== null) {
+  const _lastAssignmentConfigs = m.lastAssignmentConfigs === undefined ? [] : m.lastAssignmentConfigs;
+  if ((_lastAssignmentConfigs === null || _lastAssignmentConfigs.length !== 0)) {
     throw rt.nonDefaultField("lastAssignmentConfigs", v);
   }
   const _storedDescriptionTopologyEpoch = m.storedDescriptionTopologyEpoch === undefined ? -1 : m.storedDescriptionTopologyEpoch;
