@@ -9,8 +9,8 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { KAFKA_VERSION, readSpecs } = require('./specs');
-const { renderMessage, renderApiTable, renderAllMessages, normalizeSpec } = require('./render');
+const { KAFKA_VERSION, readSpecs, readErrors } = require('./specs');
+const { renderMessage, renderApiTable, renderAllMessages, renderErrorTable, normalizeSpec } = require('./render');
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const committedDir = path.join(repoRoot, 'src', 'protocol', 'messages');
@@ -29,6 +29,7 @@ function renderAll() {
   }
   files.set('apis.ts', renderApiTable(normalized, KAFKA_VERSION));
   files.set('allMessages.ts', renderAllMessages(normalized, KAFKA_VERSION, fileNameOf));
+  files.set('errorTable.ts', renderErrorTable(readErrors(), KAFKA_VERSION));
   // The specs themselves (without their prose), for the tests' random message generator and the Java cross-check.
   files.set('specs.json', `${JSON.stringify(normalized.map((spec) => spec.raw), null, 1)}\n`);
   return files;

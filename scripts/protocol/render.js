@@ -671,4 +671,18 @@ function renderAllMessages(messages, kafkaVersion, fileNameOf) {
   return `${code.text()}\n`;
 }
 
-module.exports = { normalizeSpec, renderMessage, renderApiTable, renderAllMessages, MAX_VERSION };
+/** errorTable.ts: Kafka's Errors enum as data (src/protocol/errorCodes.ts looks codes up in it). */
+function renderErrorTable(errors, kafkaVersion) {
+  const code = new Code();
+  code.lines.push(header(kafkaVersion, 'org.apache.kafka.common.protocol.Errors (printed by scripts/protocol/DumpErrors.java)'));
+  code.line("import type { KafkaErrorInfo } from '../errorCodes';");
+  code.line();
+  code.open('export const errorTable: readonly KafkaErrorInfo[] = [');
+  for (const error of errors) {
+    code.line(`{ code: ${error.code}, name: ${JSON.stringify(error.name)}, retriable: ${error.retriable}, message: ${JSON.stringify(error.message)} },`);
+  }
+  code.close('];');
+  return `${code.text()}\n`;
+}
+
+module.exports = { renderErrorTable, normalizeSpec, renderMessage, renderApiTable, renderAllMessages, MAX_VERSION };

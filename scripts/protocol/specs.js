@@ -24,11 +24,11 @@ function run(command, args) {
 }
 
 /** The jar of org.apache.kafka:<artifact>:4.4.0, copied from Maven Central into .cache/ on first use. */
-function kafkaJar(artifact) {
-  const jar = path.join(jarDir, `${artifact}-${KAFKA_VERSION}.jar`);
+function kafkaJar(artifact, group = 'org.apache.kafka', version = KAFKA_VERSION) {
+  const jar = path.join(jarDir, `${artifact}-${version}.jar`);
   if (!fs.existsSync(jar)) {
     fs.mkdirSync(jarDir, { recursive: true });
-    run('mvn', ['-q', '-B', 'dependency:copy', `-Dartifact=org.apache.kafka:${artifact}:${KAFKA_VERSION}:jar`,
+    run('mvn', ['-q', '-B', 'dependency:copy', `-Dartifact=${group}:${artifact}:${version}:jar`,
       `-DoutputDirectory=${jarDir}`]);
     if (!fs.existsSync(jar)) {
       throw new Error(`mvn dependency:copy did not produce ${jar}`);
@@ -64,4 +64,14 @@ function readSpecs() {
   return specs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-module.exports = { KAFKA_VERSION, readSpecs, parseSpecText };
+/** Kafka's Errors enum (code, name, retriable, default message), printed by DumpErrors.java against the jar. */
+function readErrors() {
+  const classpath = [kafkaJar('kafka-clients'), kafkaJar('slf4j-api', 'org.slf4j', '1.7.36')].join(path.delimiter);
+  const output = run('java', ['-cp', classpath, path.join(__dirname, 'DumpErrors.java')]);
+  return output.split('\n').filter((line) => line !== '').map((line) => {
+    const [code, name, retriable, message] = line.split('\t');
+    return { code: Number(code), name, retriable: retriable === 'true', message };
+  });
+}
+
+module.exports = { KAFKA_VERSION, readSpecs, readErrors, parseSpecText };

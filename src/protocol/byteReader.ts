@@ -33,6 +33,11 @@ export class ByteReader {
     return this.end - this.position;
   }
 
+  /** A second reader at this one's position over the same range, to look ahead without moving this one. */
+  fork(): ByteReader {
+    return new ByteReader(this.buffer, this.position, this.end);
+  }
+
   private take(count: number, what: string): number {
     if (count > this.end - this.position) {
       throw new ProtocolError(`Truncated input: ${what} needs ${count} bytes at offset ${this.position}, only ${this.end - this.position} left`);

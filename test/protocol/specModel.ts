@@ -103,10 +103,6 @@ export class SpecModel {
     collect(spec.fields);
   }
 
-  private flexible(field: SpecField, version: number): boolean {
-    return inRange(field.flexibleVersions ?? this.spec.flexibleVersions, version);
-  }
-
   structFields(name: string): SpecField[] {
     const fields = this.structs.get(name);
     if (fields === undefined) {
