@@ -1,5 +1,11 @@
 // What the generated messages (src/protocol/messages/) call: the reader and writer, the codec shape and the checks
 // Kafka's generated *Data classes make (version ranges, non-default fields a version cannot carry, nulls).
+//
+// Types: int8, int16, int32, uint16, uint32 and float64 are numbers; int64 is always bigint, because offsets,
+// timestamps and producer ids reach 2^63 - 1 (Long.MAX_VALUE is a real value in several APIs) and one rule for
+// every int64 field is simpler for callers than a number that throws past 2^53; a uuid is Kafka's Uuid.toString()
+// (22 characters of URL-safe base64); bytes and records are Uint8Array (records as raw batch bytes, read them with
+// recordBatch.ts). Field names are Kafka's JSON names (camelCase), so Kafka's JSON form of a message is ours.
 import { ByteReader } from './byteReader';
 import { ByteWriter, type RawTaggedField } from './byteWriter';
 import { ProtocolError, UnsupportedVersionError } from './errors';
