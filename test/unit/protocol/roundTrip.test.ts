@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { allMessages } from '../../../src/protocol/messages/allMessages';
+import { defaultTopicPartitions } from '../../../src/protocol/messages/consumerGroupCurrentMemberAssignmentValue';
+import { JoinGroupRequest } from '../../../src/protocol/messages/joinGroupRequest';
 import { decode, deepEqual, encode } from '../../../src/protocol/runtime';
 import { SpecModel, messageSpecs, seededRandom, versionsOf } from '../../protocol/specModel';
 
@@ -11,6 +13,14 @@ describe('generated messages: random round trips', () => {
   it('covers every spec the generator read', () => {
     assert.equal(allMessages.length, messageSpecs.length);
     assert.ok(allMessages.length > 200, `only ${allMessages.length} messages`);
+  });
+
+  it('defaults are Kafka\'s (FieldSpec.fieldDefault): a JSON-null default is the type\'s own, "null" is null', () => {
+    // AssignmentEpochs declares "default": null (JSON null): Kafka reads that as no default, an empty array.
+    assert.deepEqual(defaultTopicPartitions().assignmentEpochs, []);
+    const join = JoinGroupRequest.defaults();
+    assert.equal(join.rebalanceTimeoutMs, -1);
+    assert.equal(join.groupInstanceId, null);
   });
 
   for (const codec of allMessages) {
