@@ -9,28 +9,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { assign } from '../../src/simulator/consumerGroup/assignors/index';
-import type { GroupAssignment, ServerAssignorName } from '../../src/simulator/consumerGroup/assignors/types';
+import type { ServerAssignorName } from '../../src/simulator/consumerGroup/assignors/types';
 import { SeededRandom } from '../../src/simulator/random';
 import { randomServerCase, type RandomSpecOptions, type ServerAssignorCase } from '../../test/unit/simulator/consumerGroup/assignors/randomGroupSpecs';
 import { largeServerCases } from '../serverAssignorCases';
+import { canonicalJson } from './canonicalAssignment';
 import { prepareServerAssignorHarness, type JavaHarness } from './javaHarness';
 
 const cacheDir = path.join(__dirname, '..', '..', '.cache', 'server-assignor-bench');
-
-/** The canonical text ServerAssignorHarness prints: members and topics sorted, empty ones left out. */
-export function canonicalJson(result: GroupAssignment): string {
-  const members: string[] = [];
-  for (const memberId of [...result.keys()].sort()) {
-    const topics = result.get(memberId) as Map<string, number[]>;
-    const entries = [...topics.keys()].sort()
-      .filter((topicId) => (topics.get(topicId) as number[]).length > 0)
-      .map((topicId) => `${JSON.stringify(topicId)}:[${(topics.get(topicId) as number[]).join(',')}]`);
-    if (entries.length > 0) {
-      members.push(`${JSON.stringify(memberId)}:{${entries.join(',')}}`);
-    }
-  }
-  return `{${members.join(',')}}`;
-}
 
 function ours(testCase: ServerAssignorCase): string {
   try {

@@ -13,6 +13,7 @@ import { parseUuid, type KafkaUuid } from './uuid';
 export interface SpecMember {
   memberId: string;
   instanceId?: string;
+  /** Canonical topic ids (see KafkaUuid.text), in the input's order. */
   subscribedTopicIds: readonly string[];
   subscribed: ReadonlySet<string>;
   assignment: readonly AssignedTopic[];
@@ -38,25 +39,30 @@ function isPartitionNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0x7fffffff;
 }
 
-function checkTopics(topics: readonly TopicMetadata[]): Map<string, number> {
+function checkTopics(topics: readonly TopicMetadata[], canonicalId: (text: string) => string): Map<string, number> {
   if (!Array.isArray(topics)) {
     throw new PartitionAssignorError('The topic metadata must be a list of topics');
   }
   const partitionCounts = new Map<string, number>();
   for (const topic of topics) {
-    parseUuid(topic.topicId);
-    if (partitionCounts.has(topic.topicId)) {
+    const topicId = canonicalId(topic.topicId);
+    if (partitionCounts.has(topicId)) {
       throw new PartitionAssignorError(`Topic ${topic.topicId} appears twice in the topic metadata`);
     }
     if (!isPartitionNumber(topic.numPartitions)) {
       throw new PartitionAssignorError(`Topic ${topic.topicId} has an invalid partition count ${String(topic.numPartitions)}`);
     }
-    partitionCounts.set(topic.topicId, topic.numPartitions);
+    partitionCounts.set(topicId, topic.numPartitions);
   }
   return partitionCounts;
 }
 
-function checkMember(member: MemberSpec, partitionCounts: Map<string, number>, owners: Map<string, Map<number, string>>): SpecMember {
+function checkMember(
+  member: MemberSpec,
+  partitionCounts: Map<string, number>,
+  owners: Map<string, Map<number, string>>,
+  canonicalId: (text: string) => string,
+): SpecMember {
   if (typeof member.memberId !== 'string' || member.memberId === '') {
     throw new PartitionAssignorError('Every member needs a non-empty member id');
   }
@@ -65,8 +71,8 @@ function checkMember(member: MemberSpec, partitionCounts: Map<string, number>, o
     throw new PartitionAssignorError(`${where} has no list of subscribed topic ids`);
   }
   const subscribed = new Set<string>();
-  for (const topicId of member.subscribedTopicIds) {
-    parseUuid(topicId);
+  for (const text of member.subscribedTopicIds) {
+    const topicId = canonicalId(text);
     if (subscribed.has(topicId)) {
       throw new PartitionAssignorError(`${where} subscribes to topic ${topicId} twice`);
     }
@@ -77,8 +83,9 @@ function checkMember(member: MemberSpec, partitionCounts: Map<string, number>, o
     throw new PartitionAssignorError(`${where} has an assignment that is not a list of topics`);
   }
   const assignedTopics = new Set<string>();
-  for (const { topicId, partitions } of assignment) {
-    parseUuid(topicId);
+  const canonicalAssignment: AssignedTopic[] = [];
+  for (const { topicId: text, partitions } of assignment) {
+    const topicId = canonicalId(text);
     if (assignedTopics.has(topicId)) {
       throw new PartitionAssignorError(`${where} lists topic ${topicId} twice in its assignment`);
     }
@@ -99,18 +106,19 @@ function checkMember(member: MemberSpec, partitionCounts: Map<string, number>, o
       }
       topicOwners.set(partition, member.memberId);
     }
+    canonicalAssignment.push({ topicId, partitions });
   }
   return {
     memberId: member.memberId,
     instanceId: member.instanceId ?? undefined,
-    subscribedTopicIds: member.subscribedTopicIds,
+    subscribedTopicIds: [...subscribed],
     subscribed,
-    assignment,
+    assignment: canonicalAssignment,
   };
 }
 
 /**
- * Checks a GroupSpec and topic metadata (a clear error for anything Kafka's coordinator could not have built:
+ * Checks a GroupSpec and topic metadata, with every topic id in its canonical text from here on (a clear error for anything Kafka's coordinator could not have built:
  * duplicate members or topics, malformed topic ids, partitions that do not exist or have two owners) and orders
  * the members as GroupSpecImpl.memberIds() iterates them.
  */
@@ -121,11 +129,22 @@ export function checkGroup(groupSpec: GroupSpec, topics: readonly TopicMetadata[
   if (!Array.isArray(groupSpec.members)) {
     throw new PartitionAssignorError('The group spec must list its members');
   }
-  const partitionCounts = checkTopics(topics);
+  // Topic ids repeat across members: parse each text once.
+  const uuids = new Map<string, KafkaUuid>();
+  const uuidOf = (text: string): KafkaUuid => {
+    let uuid = uuids.get(text);
+    if (uuid === undefined) {
+      uuid = parseUuid(text);
+      uuids.set(text, uuid);
+    }
+    return uuid;
+  };
+  const canonicalId = (text: string): string => uuidOf(text).text;
+  const partitionCounts = checkTopics(topics, canonicalId);
   const owners = new Map<string, Map<number, string>>();
   const seen = new Set<string>();
   const inputOrder = groupSpec.members.map((member) => {
-    const checked = checkMember(member, partitionCounts, owners);
+    const checked = checkMember(member, partitionCounts, owners, canonicalId);
     if (seen.has(checked.memberId)) {
       throw new PartitionAssignorError(`Member ${checked.memberId} appears twice in the group spec`);
     }
@@ -133,19 +152,11 @@ export function checkGroup(groupSpec: GroupSpec, topics: readonly TopicMetadata[
     return checked;
   });
   const members = javaHashMapKeyOrder(inputOrder.map((member) => member.memberId)).map((i) => inputOrder[i]);
-  const uuids = new Map<string, KafkaUuid>();
   return {
     members,
     subscriptionType: groupSpec.subscriptionType,
     numPartitions: (topicId) => partitionCounts.get(topicId) ?? -1,
-    uuid: (topicId) => {
-      let uuid = uuids.get(topicId);
-      if (uuid === undefined) {
-        uuid = parseUuid(topicId);
-        uuids.set(topicId, uuid);
-      }
-      return uuid;
-    },
+    uuid: uuidOf,
     isPartitionAssigned: (topicId, partition) => owners.get(topicId)?.has(partition) ?? false,
   };
 }

@@ -14,7 +14,7 @@ export const SERVER_ASSIGNORS: readonly ServerAssignorName[] = ['uniform', 'rang
  * The target assignment of a KIP-848 consumer group, computed as Kafka 4.4's group coordinator computes it with
  * its built-in server assignor `name` (UniformAssignor, which picks the homogeneous or heterogeneous builder by
  * the group's subscription type, or RangeAssignor). Every member of the spec is in the result, partitions
- * ascending; topics a member gets nothing of are left out. A bad input throws a PartitionAssignorError that says
+ * ascending, topic ids in their canonical text (as Kafka's Uuid.toString() prints them); topics a member gets nothing of are left out. A bad input throws a PartitionAssignorError that says
  * what is wrong, as do the cases where Kafka's assignors throw (a subscribed topic missing from the metadata).
  */
 export function assign(name: ServerAssignorName, groupSpec: GroupSpec, topics: readonly TopicMetadata[]): GroupAssignment {

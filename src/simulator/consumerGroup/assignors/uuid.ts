@@ -6,6 +6,7 @@ import { PartitionAssignorError } from './types';
  * without padding (22 characters).
  */
 export interface KafkaUuid {
+  /** The canonical text (as Uuid.toString() prints it): Java's decoder ignores the last character's spare bits. */
   text: string;
   /** Uuid.hashCode(): the two 64-bit halves xored, then the high and low 32 bits of that xored. */
   hash: number;
@@ -38,10 +39,6 @@ function uuidBytes(text: string): Uint8Array {
       bytes[next++] = (value >>> bits) & 0xff;
     }
   }
-  if ((value & ((1 << bits) - 1)) !== 0) {
-    // Java's decoder would read these bits away, so two texts could name one Uuid; accept only the canonical one.
-    throw new PartitionAssignorError(`Topic id "${text}" is not a canonical Kafka Uuid (its last character has stray bits)`);
-  }
   return bytes;
 }
 
@@ -55,7 +52,7 @@ export function parseUuid(text: string): KafkaUuid {
   const mostLow = word(bytes, 4) >>> 0;
   const leastHigh = word(bytes, 8);
   const leastLow = word(bytes, 12) >>> 0;
-  return { text, hash: (mostHigh ^ leastHigh ^ mostLow ^ leastLow) | 0, mostHigh, mostLow, leastHigh, leastLow };
+  return { text: uuidText(bytes), hash: (mostHigh ^ leastHigh ^ mostLow ^ leastLow) | 0, mostHigh, mostLow, leastHigh, leastLow };
 }
 
 /** The Uuid of these 16 bytes as Kafka prints it. */
