@@ -10,6 +10,7 @@ import type { GroupAssignment, MemberSpec, ServerAssignorName, SubscriptionType,
 export const topic1 = parseUuid('T1-A4s3VTwiI5CTbEp6POw').text;
 export const topic2 = parseUuid('T2-B4s3VTwiI5YHbPp6YUe').text;
 export const topic3 = parseUuid('T3-CU8fVTLCz5YMkLoDQsa').text;
+export const topic4 = parseUuid('T4-Tw9fVTLCz5HbPp6YQsa').text;
 
 export type TopicPartitions = { topicId: string; partitions: number[] };
 export type PlainAssignment = Record<string, Record<string, number[]>>;
