@@ -1,8 +1,15 @@
 import { checkGroup, subscriptionTypeOf } from './groupSpec';
 import { rangeAssign } from './range';
-import { PartitionAssignorError, type GroupAssignment, type GroupSpec, type ServerAssignorName, type TopicMetadata } from './types';
+import {
+  PartitionAssignorError,
+  type GroupAssignment,
+  type GroupSpec,
+  type ServerAssignorName,
+  type TopicMetadata,
+  type WorkingAssignment,
+} from './types';
 import { uniformHeterogeneous } from './uniformHeterogeneous';
-import { uniformHomogeneous, type WorkingAssignment } from './uniformHomogeneous';
+import { uniformHomogeneous } from './uniformHomogeneous';
 
 export { subscriptionTypeOf };
 export { PartitionAssignorError };

@@ -1,6 +1,5 @@
 import type { CheckedGroup, SpecMember } from './groupSpec';
-import { PartitionAssignorError } from './types';
-import type { WorkingAssignment } from './uniformHomogeneous';
+import { PartitionAssignorError, type WorkingAssignment } from './types';
 
 /** RangeAssignor.TopicMetadata: how a topic's partitions are cut into consecutive ranges for its subscribers. */
 class TopicRanges {

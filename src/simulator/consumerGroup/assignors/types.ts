@@ -48,6 +48,9 @@ export interface TopicMetadata {
   partitionRacks?: string[][];
 }
 
+/** A member's assignment while an assignor builds it: topic id to partitions, in Kafka's iteration order. */
+export type WorkingAssignment = Map<string, Set<number>>;
+
 /** GroupAssignment: each member's target partitions per topic id, partitions ascending. Every member is present. */
 export type GroupAssignment = Map<string, Map<string, number[]>>;
 

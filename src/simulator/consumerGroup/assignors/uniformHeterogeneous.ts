@@ -1,7 +1,6 @@
 import type { CheckedGroup } from './groupSpec';
 import { MemberAssignmentBalancer } from './memberAssignmentBalancer';
-import { PartitionAssignorError } from './types';
-import type { WorkingAssignment } from './uniformHomogeneous';
+import { PartitionAssignorError, type WorkingAssignment } from './types';
 import { compareUuids } from './uuid';
 
 /** How often the balancing pass may sweep over the topics (Kafka's MAX_ITERATION_COUNT). */

@@ -1,9 +1,6 @@
 import type { CheckedGroup } from './groupSpec';
 import { hashSetCopyCapacity, javaHashIterationOrder } from './javaHashSet';
-import { PartitionAssignorError } from './types';
-
-/** A member's assignment while it is built: topic id to partitions, in Kafka's iteration order. */
-export type WorkingAssignment = Map<string, Set<number>>;
+import { PartitionAssignorError, type WorkingAssignment } from './types';
 
 interface TopicIdPartition {
   topicId: string;
