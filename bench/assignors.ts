@@ -8,6 +8,10 @@
  *   npx tsx bench/assignors.ts                 all cases, with the Java comparison
  *   npx tsx bench/assignors.ts --no-java       our side only
  *   npx tsx bench/assignors.ts --case 2        one case (1-4)
+ *   npx tsx bench/assignors.ts --server        only the server-side assignors (serverAssignorBench.ts)
+ *
+ * Then, unless --case is given, the server-side assignors of KIP-848 groups (uniform, range) on their own large
+ * cases, beside Kafka 4.4's Java classes.
  */
 import { fork } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -19,6 +23,7 @@ import { compareJavaStrings } from '../src/simulator/assignors/memberOrder';
 import type { AssignInput, AssignorMember, AssignorName, AssignResult } from '../src/simulator/assignors/types';
 import { SeededRandom } from '../src/simulator/random';
 import { cacheDir, prepareJavaHarness, type JavaHarness } from './java/javaHarness';
+import { runServerAssignorBench } from './serverAssignorBench';
 
 /** The input of a two-round case, in the JSON shape bench/java's harness reads too. */
 interface Scenario {
@@ -207,6 +212,10 @@ async function main(): Promise<void> {
     throw new Error(`--case takes a number from 1 to ${cases.length}`);
   }
   fs.mkdirSync(cacheDir, { recursive: true });
+  if (args.includes('--server')) {
+    runServerAssignorBench(withJava);
+    return;
+  }
   console.log(`Machine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (wall times stretch under load)`);
   const harness: JavaHarness = withJava ? prepareJavaHarness() : { available: false, reason: 'skipped (--no-java)' };
   if (!harness.available) {
@@ -242,6 +251,9 @@ async function main(): Promise<void> {
         }
       }
     }
+  }
+  if (caseArg < 0) {
+    runServerAssignorBench(withJava);
   }
 }
 

@@ -3,17 +3,40 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /**
- * Builds (once, cached under .cache/assignor-bench/, which git ignores) and runs bench/java's AssignorHarness
- * against Kafka's own kafka-clients jar from Maven Central.
+ * Builds (once, cached under .cache/, which git ignores) and runs a Java harness of bench/java against Kafka's own
+ * jars from Maven Central: AssignorHarness (classic assignors, kafka-clients 4.0.0, ./pom.xml) or
+ * ServerAssignorHarness (Kafka 4.4's server-side assignors, kafka-group-coordinator 4.4.0, ./server/pom.xml).
  */
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 export const cacheDir = path.join(repoRoot, '.cache', 'assignor-bench');
-const libDir = path.join(cacheDir, 'lib');
-const classesDir = path.join(cacheDir, 'classes');
-const sourcesDir = path.join(__dirname, 'src', 'main', 'java');
-const pomFile = path.join(__dirname, 'pom.xml');
-const harnessClass = 'org.apache.kafka.clients.consumer.AssignorHarness';
+const classicSources = path.join(__dirname, 'src', 'main', 'java');
+
+interface HarnessSpec {
+  cacheDir: string;
+  pomFile: string;
+  /** Every .java file under these directories, plus `extraSources`, is compiled. */
+  sourceDirs: string[];
+  extraSources: string[];
+  mainClass: string;
+}
+
+const classicHarness: HarnessSpec = {
+  cacheDir,
+  pomFile: path.join(__dirname, 'pom.xml'),
+  sourceDirs: [classicSources],
+  extraSources: [],
+  mainClass: 'org.apache.kafka.clients.consumer.AssignorHarness',
+};
+
+const serverHarness: HarnessSpec = {
+  cacheDir: path.join(repoRoot, '.cache', 'server-assignor-bench'),
+  pomFile: path.join(__dirname, 'server', 'pom.xml'),
+  sourceDirs: [path.join(__dirname, 'server', 'src', 'main', 'java')],
+  // The JSON reader is shared with the classic harness; it needs nothing but the JDK.
+  extraSources: [path.join(classicSources, 'org', 'apache', 'kafka', 'clients', 'consumer', 'MiniJson.java')],
+  mainClass: 'kafkagrouplens.bench.ServerAssignorHarness',
+};
 
 export type JavaHarness = { available: true; run(args: string[]): string } | { available: false; reason: string };
 
@@ -30,8 +53,8 @@ function runTool(command: string, args: string[], what: string): void {
   }
 }
 
-function javaSources(): string[] {
-  const found: string[] = [];
+function javaSources(spec: HarnessSpec): string[] {
+  const found: string[] = [...spec.extraSources];
   const walk = (dir: string): void => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
@@ -42,7 +65,7 @@ function javaSources(): string[] {
       }
     }
   };
-  walk(sourcesDir);
+  spec.sourceDirs.forEach(walk);
   return found;
 }
 
@@ -50,10 +73,23 @@ function newestMtime(files: string[]): number {
   return Math.max(...files.map((file) => fs.statSync(file).mtimeMs));
 }
 
-/** Fetches the dependencies and compiles the harness when the cache is missing or older than the sources. */
+/** The classic-assignor harness (kafka-clients 4.0.0). */
 export function prepareJavaHarness(): JavaHarness {
+  return prepareHarness(classicHarness);
+}
+
+/** The server-assignor harness (kafka-group-coordinator 4.4.0). */
+export function prepareServerAssignorHarness(): JavaHarness {
+  return prepareHarness(serverHarness);
+}
+
+/** Fetches the dependencies and compiles the harness when the cache is missing or older than the sources. */
+function prepareHarness(spec: HarnessSpec): JavaHarness {
+  const libDir = path.join(spec.cacheDir, 'lib');
+  const classesDir = path.join(spec.cacheDir, 'classes');
+  const pomFile = spec.pomFile;
   try {
-    const sources = javaSources();
+    const sources = javaSources(spec);
     const jarStamp = path.join(libDir, '.complete');
     if (!fs.existsSync(jarStamp) || fs.statSync(jarStamp).mtimeMs < fs.statSync(pomFile).mtimeMs) {
       fs.mkdirSync(libDir, { recursive: true });
@@ -74,7 +110,7 @@ export function prepareJavaHarness(): JavaHarness {
   const classpath = [classesDir, path.join(libDir, '*')].join(path.delimiter);
   return {
     available: true,
-    run: (args) => execFileSync('java', ['-cp', classpath, harnessClass, ...args], {
+    run: (args) => execFileSync('java', ['-cp', classpath, spec.mainClass, ...args], {
       encoding: 'utf8',
       maxBuffer: 256 * 1024 * 1024,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Just enough JSON (objects, arrays, strings, integers, booleans, null) to read the harness inputs without extra jars. */
-final class MiniJson {
+public final class MiniJson {
     private final String text;
     private int pos;
 
@@ -14,7 +14,7 @@ final class MiniJson {
         this.text = text;
     }
 
-    static Object parse(String text) {
+    public static Object parse(String text) {
         MiniJson parser = new MiniJson(text);
         Object value = parser.value();
         parser.skipSpace();
@@ -111,7 +111,7 @@ final class MiniJson {
         return new IllegalArgumentException("JSON " + what + " at offset " + pos);
     }
 
-    static String quote(String s) {
+    public static String quote(String s) {
         StringBuilder sb = new StringBuilder("\"");
         for (char c : s.toCharArray()) {
             if (c == '"' || c == '\\') sb.append('\\').append(c);

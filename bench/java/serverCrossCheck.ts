@@ -1,0 +1,111 @@
+/**
+ * Cross-check of the server-side assignors: runs `uniform` and `range` here and in Kafka 4.4's own Java classes
+ * (UniformAssignor, RangeAssignor with GroupSpecImpl and MemberSubscriptionAndAssignmentImpl from the
+ * kafka-group-coordinator jar on Maven Central) on the same inputs and compares the results exactly: seeded random
+ * small groups (homogeneous and heterogeneous; no current assignment, the assignor's own result for an earlier
+ * membership, or random claims) and a few large ones.
+ * Run with `npx tsx bench/java/serverCrossCheck.ts [casesPerKind] [seed] [--no-large]`.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { assign } from '../../src/simulator/consumerGroup/assignors/index';
+import type { ServerAssignorName } from '../../src/simulator/consumerGroup/assignors/types';
+import { SeededRandom } from '../../src/simulator/random';
+import { randomServerCase, type RandomSpecOptions, type ServerAssignorCase } from '../../test/unit/simulator/consumerGroup/assignors/randomGroupSpecs';
+import { largeServerCases } from '../serverAssignorCases';
+import { canonicalJson } from './canonicalAssignment';
+import { prepareServerAssignorHarness, type JavaHarness } from './javaHarness';
+
+const cacheDir = path.join(__dirname, '..', '..', '.cache', 'server-assignor-bench');
+
+function ours(testCase: ServerAssignorCase): string {
+  try {
+    return canonicalJson(assign(testCase.assignor, testCase.groupSpec, testCase.topics));
+  } catch (error) {
+    return `error: ${(error as Error).message}`;
+  }
+}
+
+/** The harness's input shape: one flat object per case. */
+function toJavaInput(testCase: ServerAssignorCase): object {
+  return { assignor: testCase.assignor, subscriptionType: testCase.groupSpec.subscriptionType, members: testCase.groupSpec.members, topics: testCase.topics };
+}
+
+interface Kind {
+  label: string;
+  assignor: ServerAssignorName;
+  options: RandomSpecOptions;
+}
+
+function kinds(): Kind[] {
+  const result: Kind[] = [];
+  for (const assignor of ['uniform', 'range'] as const) {
+    for (const homogeneous of [true, false]) {
+      for (const current of ['none', 'previous', 'random'] as const) {
+        result.push({
+          label: `${assignor} ${homogeneous ? 'homogeneous' : 'heterogeneous'}, current assignment: ${current}`,
+          assignor,
+          options: { maxTopics: 16, maxPartitions: 12, maxMembers: 9, homogeneous, current },
+        });
+      }
+    }
+  }
+  return result;
+}
+
+/** Runs the cases in Java and here; returns how many agree and prints the first few that do not. */
+function compare(harness: Extract<JavaHarness, { available: true }>, cases: ServerAssignorCase[], file: string): boolean[] {
+  fs.writeFileSync(file, JSON.stringify(cases.map(toJavaInput)));
+  const javaLines = harness.run(['check', file]).trim().split('\n');
+  let shown = 0;
+  return cases.map((testCase, i) => {
+    const javaLine = javaLines[i] ?? '';
+    const expected = javaLine.startsWith('{"error":') ? 'error' : javaLine;
+    const actual = ours(testCase);
+    const same = expected === 'error' ? actual.startsWith('error:') : actual === expected;
+    if (!same && shown++ < 3) {
+      console.log(`MISMATCH (${testCase.assignor}, ${testCase.groupSpec.subscriptionType})\n  input: ${JSON.stringify(toJavaInput(testCase)).slice(0, 4000)}\n` +
+        `  kafka: ${javaLine.slice(0, 2000)}\n  ours:  ${actual.slice(0, 2000)}`);
+    }
+    return same;
+  });
+}
+
+function main(): void {
+  const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+  const perKind = Number(args[0] ?? 300);
+  const seed = Number(args[1] ?? 20261203);
+  const harness = prepareServerAssignorHarness();
+  if (!harness.available) {
+    console.log(`Java cross-check skipped: ${harness.reason}`);
+    process.exitCode = 1;
+    return;
+  }
+  fs.mkdirSync(cacheDir, { recursive: true });
+  const random = new SeededRandom(seed);
+  let failures = 0;
+  const allKinds = kinds();
+  const cases = allKinds.flatMap((kind) => Array.from({ length: perKind }, () => randomServerCase(random, kind.assignor, kind.options)));
+  const agreed = compare(harness, cases, path.join(cacheDir, 'cross-check-small.json'));
+  allKinds.forEach((kind, k) => {
+    const equal = agreed.slice(k * perKind, (k + 1) * perKind).filter(Boolean).length;
+    failures += perKind - equal;
+    console.log(`${kind.label.padEnd(62)} ${equal}/${perKind} equal to Kafka 4.4.0`);
+  });
+  if (!process.argv.includes('--no-large')) {
+    for (const large of largeServerCases()) {
+      for (const assignor of ['uniform', 'range'] as const) {
+        const testCase = { ...large.build(assignor), assignor };
+        const [same] = compare(harness, [testCase], path.join(cacheDir, 'cross-check-large.json'));
+        failures += same ? 0 : 1;
+        console.log(`large: ${`${assignor} ${large.title}`.padEnd(90)} ${same ? 'equal to Kafka 4.4.0' : 'DIFFERS'}`);
+      }
+    }
+  }
+  console.log(failures === 0 ? `all equal (seed ${seed})` : `${failures} differ (seed ${seed})`);
+  if (failures > 0) {
+    process.exitCode = 1;
+  }
+}
+
+main();
