@@ -1,19 +1,3 @@
-/** Java's String.hashCode over UTF-16 code units, with 32-bit wrap-around. */
-export function javaStringHashCode(s: string): number {
-  let h = 0;
-  for (let i = 0; i < s.length; i++) {
-    h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
-  }
-  return h;
-}
-
-/**
- * The `__consumer_offsets` partition that holds a group, as Kafka computes it
- * (`Utils.abs(groupId.hashCode()) % partitionCount`, where abs(MIN_VALUE) is 0).
- * The group's coordinator is the leader of that partition.
- */
-export function offsetsPartitionFor(groupId: string, partitionCount = 50): number {
-  const h = javaStringHashCode(groupId);
-  const abs = h === -2147483648 ? 0 : Math.abs(h);
-  return abs % partitionCount;
-}
+// The group → __consumer_offsets partition mapping lives in the protocol layer; this path stays for the
+// tools and tests that name it (see the design notes' contracts).
+export { javaStringHashCode, offsetsPartitionFor } from '../protocol/offsetsPartition';

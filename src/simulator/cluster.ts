@@ -1,4 +1,4 @@
-import { offsetsPartitionFor } from '../kafka/offsetsPartition';
+import { offsetsPartitionFor } from '../protocol/offsetsPartition';
 import type { BrokerRef, ClusterInfo } from '../model/types';
 import { PartitionLog } from './partitionLog';
 import type { SeededRandom } from './random';

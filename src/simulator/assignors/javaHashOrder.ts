@@ -1,4 +1,4 @@
-import { javaStringHashCode } from '../../kafka/offsetsPartition';
+import { javaStringHashCode } from '../../protocol/offsetsPartition';
 
 /** java.util.HashMap.hash(): the key's hashCode with its high half folded into the low half. */
 function spread(hashCode: number): number {

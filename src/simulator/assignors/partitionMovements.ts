@@ -1,4 +1,4 @@
-import { javaStringHashCode } from '../../kafka/offsetsPartition';
+import { javaStringHashCode } from '../../protocol/offsetsPartition';
 import { JavaHashOrder, javaTopicPartitionHash } from './javaHashOrder';
 import type { PartitionSpace } from './partitionSpace';
 

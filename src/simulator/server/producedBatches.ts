@@ -5,7 +5,7 @@
  * sizes that add up. The simulator's logs store counts, so the count is what must be right.
  */
 import { gunzipSync } from 'node:zlib';
-import { crc32c } from './crc32c';
+import { crc32c } from '../../protocol/crc32c';
 
 /** What the batches of one Produce partition hold: a record count, and whose transaction they belong to. */
 export interface ProducedBatches {

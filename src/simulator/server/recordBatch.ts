@@ -4,7 +4,7 @@
  * logs store record counts only, so fetched values are generated from their position.
  */
 import { ByteWriter } from '../../kafka/protocol/wire';
-import { crc32c } from './crc32c';
+import { crc32c } from '../../protocol/crc32c';
 
 export interface OutgoingRecord {
   offset: number;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Socket } from 'node:net';
 import { ByteWriter } from '../../../../src/kafka/protocol/wire';
 import { MAX_CLUSTER_PARTITIONS } from '../../../../src/simulator/cluster';
-import { crc32c } from '../../../../src/simulator/server/crc32c';
+import { crc32c } from '../../../../src/protocol/crc32c';
 import { subscriptionToWire } from '../../../../src/simulator/server/memberProtocol';
 import { encodeFields, producedBatch, type Field } from './requestCorpus';
 import { coordinatorPort, leaderPort, rawExchange, requestFrame, responseBody, startServer, waitFor, type ServerUnderTest } from './serverTestKit';

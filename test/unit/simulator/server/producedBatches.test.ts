@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
-import { crc32c } from '../../../../src/simulator/server/crc32c';
+import { crc32c } from '../../../../src/protocol/crc32c';
 import { CORRUPT_MESSAGE, INVALID_RECORD, readProducedBatches, RejectedBatches, UNSUPPORTED_COMPRESSION_TYPE } from '../../../../src/simulator/server/producedBatches';
 import { encodeRecordBatch } from '../../../../src/simulator/server/recordBatch';
 

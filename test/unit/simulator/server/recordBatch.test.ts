@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { decodeRecordBatches } from '../../../../src/kafka/recordBatches';
-import { crc32c } from '../../../../src/simulator/server/crc32c';
+import { crc32c } from '../../../../src/protocol/crc32c';
 import { encodeRecordBatch, simulatedValue } from '../../../../src/simulator/server/recordBatch';
 
 describe('simulator/server/recordBatch', () => {

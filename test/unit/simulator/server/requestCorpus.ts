@@ -6,7 +6,7 @@
  */
 import { ByteWriter } from '../../../../src/kafka/protocol/wire';
 import { subscriptionToWire } from '../../../../src/simulator/server/memberProtocol';
-import { crc32c } from '../../../../src/simulator/server/crc32c';
+import { crc32c } from '../../../../src/protocol/crc32c';
 import { encodeRecordBatch } from '../../../../src/simulator/server/recordBatch';
 
 export type Field =
