@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { registerConnectionCommands } from './commands/connectionCommands';
 import { registerExposeCommands } from './commands/exposeCommands';
+import { SimulatorExposures } from './commands/simulatorExposures';
 import { registerOffsetCommands } from './commands/offsetCommands';
 import { registerSimulatorCommands } from './commands/simulatorCommands';
 import { registerViewCommands } from './commands/viewCommands';
@@ -27,6 +28,8 @@ export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
 
   const sources = new SourceRegistry();
   registry = sources;
+  // One record of where simulators are exposed: the expose commands write it, Copy as CLI reads it.
+  const exposures = new SimulatorExposures();
   const connections = new ConnectionStore(context.secrets);
   const view = createGroupsView(sources, log);
   context.subscriptions.push(
@@ -36,8 +39,8 @@ export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
     ...registerViewCommands(view, log),
     ...registerSimulatorCommands({ registry: sources, view, log }),
     ...registerConnectionCommands(connections, log),
-    ...registerExposeCommands(sources, log),
-    ...registerOffsetCommands({ registry: sources, view, log, context }),
+    ...registerExposeCommands(sources, log, exposures),
+    ...registerOffsetCommands({ registry: sources, view, log, context, exposures }),
   );
   registerTimelineCommands(
     context,

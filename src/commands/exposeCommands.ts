@@ -10,7 +10,7 @@ import type { TreeNode } from '../views/treeNodes';
 import { COMMANDS } from './commandIds';
 import { registerReportingCommand } from './commandRunner';
 import type { Prompts } from './simulatorPrompts';
-import { simulatorExposures, type SimulatorExposures } from './simulatorExposures';
+import type { SimulatorExposures } from './simulatorExposures';
 import { simulatorForNode } from './simulatorTargets';
 import { vscodePrompts } from './vscodePrompts';
 
@@ -32,8 +32,9 @@ export function validateBasePort(text: string, brokers: number): string | undefi
 export function registerExposeCommands(
   registry: SourceRegistry,
   log: vscode.LogOutputChannel,
+  /** Where each simulator is served, shared with the offset commands (their CLI line names it). */
+  exposures: SimulatorExposures,
   prompts: Prompts = vscodePrompts,
-  exposures: SimulatorExposures = simulatorExposures,
 ): vscode.Disposable[] {
   const servers = new Map<string, SimKafkaServer>();
 

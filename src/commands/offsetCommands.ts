@@ -35,7 +35,7 @@ import {
   type GroupChanges,
 } from './resetFlow';
 import { promptResetRequest, type AskedReset } from './resetPrompts';
-import { simulatorExposures, type SimulatorExposures } from './simulatorExposures';
+import type { SimulatorExposures } from './simulatorExposures';
 import { vscodeAdminPrompts } from './vscodeAdminPrompts';
 
 export interface OffsetCommandDeps {
@@ -45,8 +45,8 @@ export interface OffsetCommandDeps {
   /** Read when a command runs (undo snapshots live in workspaceState, the preview's files under extensionUri). */
   context: Pick<vscode.ExtensionContext, 'workspaceState' | 'extensionUri'>;
   prompts?: AdminPrompts;
-  /** Where simulators are exposed, for the CLI line; the extension host's shared record by default. */
-  exposures?: Pick<SimulatorExposures, 'bootstrapServers'>;
+  /** Where simulators are exposed, for the CLI line: the record the expose commands keep. */
+  exposures: Pick<SimulatorExposures, 'bootstrapServers'>;
 }
 
 interface GroupTarget {
@@ -129,7 +129,7 @@ function withCancellableProgress<T>(title: string, work: (signal: CancelSignal) 
   );
 }
 
-export function registerOffsetCommands({ registry, view, log, context, prompts = vscodeAdminPrompts, exposures = simulatorExposures }: OffsetCommandDeps): vscode.Disposable[] {
+export function registerOffsetCommands({ registry, view, log, context, prompts = vscodeAdminPrompts, exposures }: OffsetCommandDeps): vscode.Disposable[] {
   const register = (id: string, title: string, handler: (node?: TreeNode) => Promise<void>): vscode.Disposable =>
     registerReportingCommand(id, title, log, async (node?: TreeNode) => {
       try {

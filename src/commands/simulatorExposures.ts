@@ -21,6 +21,3 @@ export class SimulatorExposures {
     return this.servers.get(sourceId);
   }
 }
-
-/** The extension host's one record, shared by the expose commands and the offset commands. */
-export const simulatorExposures = new SimulatorExposures();

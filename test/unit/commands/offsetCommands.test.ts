@@ -328,7 +328,7 @@ describe('commands/offsetCommands (vscode stub, simulator)', () => {
     await settle('the refusal', () => (host.errorMessages.includes(refusal) ? true : undefined));
     assert.deepEqual(host.clipboard, [], 'no line naming 127.0.0.1:9092, where a local Kafka may run');
 
-    const expose = registerExposeCommands(registry, log, new ScriptedPrompts([{ input: '0' }]), exposures);
+    const expose = registerExposeCommands(registry, log, exposures, new ScriptedPrompts([{ input: '0' }]));
     try {
       await run(COMMANDS.exposeSimulator, undefined as unknown as TreeNode);
       const served = exposures.bootstrapServers(fx.source.id);
