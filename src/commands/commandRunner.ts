@@ -3,7 +3,7 @@
  * the command, and the full error in the output channel.
  */
 import * as vscode from 'vscode';
-import { errorMessage } from '../views/groupTreeData';
+import { errorMessage } from '../protocol/errors';
 
 export function registerReportingCommand<Args extends unknown[]>(
   id: string,

@@ -7,12 +7,12 @@ import * as vscode from 'vscode';
 import type { ConnectionConfig } from '../kafka/connection';
 import { KafkaSource } from '../kafka/kafkaSource';
 import type { ConnectionStore } from '../views/connectionStore';
-import { errorMessage } from '../views/groupTreeData';
 import type { TreeNode } from '../views/treeNodes';
 import { COMMANDS } from './commandIds';
 import { registerReportingCommand } from './commandRunner';
 import { promptConnection } from './connectionFlow';
 import { vscodePrompts } from './vscodePrompts';
+import { errorMessage } from '../protocol/errors';
 
 function checkReadableFile(path: string): string | undefined {
   try {

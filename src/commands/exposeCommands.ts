@@ -13,6 +13,7 @@ import type { Prompts } from './simulatorPrompts';
 import type { SimulatorExposures } from './simulatorExposures';
 import { simulatorForNode } from './simulatorTargets';
 import { vscodePrompts } from './vscodePrompts';
+import { errorMessage } from '../protocol/errors';
 
 /** Kafka's customary first port; brokers 2 and 3 take the next ones. */
 export const DEFAULT_EXPOSE_PORT = 9092;
@@ -86,7 +87,7 @@ export function registerExposeCommands(
       try {
         await server.start();
       } catch (e) {
-        const reason = e instanceof Error ? e.message : String(e);
+        const reason = errorMessage(e);
         throw new Error(/EADDRINUSE/.test(reason) ? `a port from ${text.trim()} on is in use (${reason})` : reason);
       }
       servers.set(target.sourceId, server);

@@ -37,6 +37,7 @@ import {
 import { promptResetRequest, type AskedReset } from './resetPrompts';
 import type { SimulatorExposures } from './simulatorExposures';
 import { vscodeAdminPrompts } from './vscodeAdminPrompts';
+import { errorMessage } from '../protocol/errors';
 
 export interface OffsetCommandDeps {
   registry: SourceRegistry;
@@ -255,7 +256,7 @@ export function registerOffsetCommands({ registry, view, log, context, prompts =
             // Not awaited: the offer may stay unanswered for as long as the user likes.
             offerCommandConfig(commandConfig, target.source.label).then(undefined, (e: unknown) => {
               log.error('Saving the client properties failed:', e instanceof Error ? e : String(e));
-              void vscode.window.showErrorMessage(`Saving the client properties failed: ${e instanceof Error ? e.message : String(e)}`);
+              void vscode.window.showErrorMessage(`Saving the client properties failed: ${errorMessage(e)}`);
             });
           }
         },

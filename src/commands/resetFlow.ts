@@ -11,6 +11,7 @@ import { inactiveGroupError, planReset, resetPartitions, type ResetFacts, type R
 import { formatTopicPartition, PartitionMap } from '../offsets/topicPartitions';
 import { describeUndoStep, keepPartitions, planUndoSteps, restoreActions, takeOffsetSnapshot, type OffsetSnapshot, type UndoStep } from '../offsets/undo';
 import type { ConfirmOptions } from './adminPrompts';
+import { errorMessage } from '../protocol/errors';
 
 export { describeGroupChanges, describeUndoStep, type GroupChanges, type UndoStep };
 
@@ -129,10 +130,6 @@ export function describeFailures(results: readonly PartitionResult[]): string[] 
   return results.filter((r) => r.error !== undefined).map((r) => `${formatTopicPartition(r)}: ${r.error}`);
 }
 
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
 /**
  * Execute: re-reads the group's state and committed offsets and writes nothing when either differs from the
  * preview (the changes come back so the user can re-plan). Otherwise it saves the undo record, then commits
@@ -177,7 +174,7 @@ async function commitPlanned(admin: GroupAdmin, groupId: string, rows: readonly 
     );
     return { results: everyPartitionAnswered(rows, answered), confirmed: true };
   } catch (e) {
-    const reason = errorText(e);
+    const reason = errorMessage(e);
     let now: PartitionMap<number>;
     try {
       now = new PartitionMap<number>();
@@ -185,7 +182,7 @@ async function commitPlanned(admin: GroupAdmin, groupId: string, rows: readonly 
         now.set(topic, partition, offset);
       }
     } catch (readError) {
-      const error = `Unknown: the commit failed (${reason}) and reading the offsets back failed (${errorText(readError)}); Undo checks each partition`;
+      const error = `Unknown: the commit failed (${reason}) and reading the offsets back failed (${errorMessage(readError)}); Undo checks each partition`;
       return { results: rows.map(({ topic, partition }) => ({ topic, partition, error })), confirmed: false };
     }
     return {

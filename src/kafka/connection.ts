@@ -9,6 +9,7 @@ import { readFileSync } from 'fs';
 import { logLevel, type KafkaConfig, type LogEntry, type SASLOptions } from 'kafkajs';
 import type { ConnectionOptions } from 'tls';
 import type { SourceFailureKind } from '../model/sourceFailure';
+import { errorMessage } from '../protocol/errors';
 
 export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512' | 'oauthbearer';
 export const SASL_MECHANISMS: readonly SaslMechanism[] = ['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer'];
@@ -158,7 +159,7 @@ function readTlsFile(readFile: (path: string) => Buffer, path: string, what: str
   try {
     return readFile(path);
   } catch (e) {
-    throw new ConnectionConfigError([`Cannot read the TLS ${what} file ${path}: ${e instanceof Error ? e.message : String(e)}`]);
+    throw new ConnectionConfigError([`Cannot read the TLS ${what} file ${path}: ${errorMessage(e)}`]);
   }
 }
 

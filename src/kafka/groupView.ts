@@ -4,11 +4,12 @@
  * lag computed the way `kafka-consumer-groups.sh --describe` prints it (LOG-END-OFFSET = high
  * watermark, LAG = high watermark - committed).
  */
-import type { GroupDetail, GroupState, GroupSummary, Member, PartitionOffsets, TopicPartition } from '../model/types';
+import { compareTopicPartitions, type GroupDetail, type GroupState, type GroupSummary, type Member, type PartitionOffsets, type TopicPartition } from '../model/types';
 import { decodeAssignment, decodeSubscription } from './protocol/consumerProtocol';
 import type { ConsumerGroupDescription, DescribedGroup } from './protocol/groupRequests';
 import type { CommittedOffset } from './protocol/offsetRequests';
 import type { IsolationLevel } from './isolationLevels';
+import { errorMessage } from '../protocol/errors';
 
 const KNOWN_STATES: readonly GroupState[] = ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead', 'Assigning', 'Reconciling'];
 
@@ -55,7 +56,7 @@ export function classicMembers(group: DescribedGroup): ClassicMembers {
       }
       member.assignment = decodeAssignment(m.memberAssignment).partitions;
     } catch (e) {
-      decodeErrors.push(`member ${m.memberId}: ${e instanceof Error ? e.message : String(e)}`);
+      decodeErrors.push(`member ${m.memberId}: ${errorMessage(e)}`);
     }
     return member;
   });
@@ -81,10 +82,6 @@ export interface PartitionEnds {
 
 export function partitionKey(tp: TopicPartition): string {
   return `${tp.topic}\u0000${tp.partition}`;
-}
-
-function byTopicPartition(a: TopicPartition, b: TopicPartition): number {
-  return a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1;
 }
 
 /**
@@ -135,12 +132,12 @@ export function offsetRows(
   };
   const owners = [...members].filter((m) => m.assignment.length > 0).sort((a, b) => b.assignment.length - a.assignment.length);
   for (const member of owners) {
-    for (const tp of [...member.assignment].sort(byTopicPartition)) {
+    for (const tp of [...member.assignment].sort(compareTopicPartitions)) {
       seen.add(partitionKey(tp));
       rows.push(row(tp, member.memberId));
     }
   }
-  const unowned = [...committedByKey.values()].filter((c) => !seen.has(partitionKey(c))).sort(byTopicPartition);
+  const unowned = [...committedByKey.values()].filter((c) => !seen.has(partitionKey(c))).sort(compareTopicPartitions);
   for (const c of unowned) {
     rows.push(row(c, null));
   }

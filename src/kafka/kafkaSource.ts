@@ -30,6 +30,7 @@ import { ApiKeys } from './protocol/apiRequest';
 import { describeErrorCode, KafkaErrorCode } from './protocol/errorCodes';
 import type { FetchLimits } from './protocol/fetchRequest';
 import type { CommittedOffset } from './protocol/offsetRequests';
+import { errorMessage } from '../protocol/errors';
 
 export { KafkaConnectionError } from './clusterConnection';
 
@@ -340,7 +341,7 @@ export class KafkaSource implements ClusterSource {
       try {
         listener();
       } catch (error) {
-        this.options.logger.error(`A change listener failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.options.logger.error(`A change listener failed: ${errorMessage(error)}`);
       }
     }
   }

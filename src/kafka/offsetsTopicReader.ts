@@ -11,12 +11,13 @@ import type { Unsubscribe } from '../model/clusterSource';
 import type { RebalanceEvent } from '../model/types';
 import { OffsetsTopicEventLog } from '../timeline/offsetsTopicEventLog';
 import type { KafkaLogger } from './connection';
-import { offsetsPartitionFor } from './offsetsPartition';
+import { OFFSETS_TOPIC, offsetsPartitionFor } from '../protocol/offsetsPartition';
 import { describeErrorCode } from './protocol/errorCodes';
 import type { FetchLimits, FetchPosition, FetchResult } from './protocol/fetchRequest';
 import { decodeBatchRecords, scanBatchFrames, type FetchedRecord } from './recordBatches';
+import { errorMessage } from '../protocol/errors';
 
-export const OFFSETS_TOPIC = '__consumer_offsets';
+export { OFFSETS_TOPIC };
 
 export interface EarliestOffset {
   partition: number;
@@ -318,7 +319,7 @@ export class OffsetsTopicReader {
       try {
         batchRecords = await decodeBatchRecords(frame);
       } catch (error) {
-        skip(frame.baseOffset, error instanceof Error ? error.message : String(error));
+        skip(frame.baseOffset, errorMessage(error));
         next = frame.lastOffset + 1;
         continue;
       }
@@ -332,7 +333,7 @@ export class OffsetsTopicReader {
             groupsWithEvents.add(event.groupId);
           }
         } catch (error) {
-          const reason = error instanceof Error ? error.message : String(error);
+          const reason = errorMessage(error);
           this.options.logger.warn(`Skipped ${OFFSETS_TOPIC}-${partition} offset ${record.offset}: ${reason}`);
         }
       }
@@ -395,7 +396,7 @@ export class OffsetsTopicReader {
         }
       } catch (error) {
         this.leaders = null;
-        failed = error instanceof Error ? error.message : String(error);
+        failed = errorMessage(error);
       }
       if (this.disposed) {
         break;

@@ -8,6 +8,7 @@
  */
 import { lookupCodecByAttributes } from 'kafkajs/src/protocol/message/compression';
 import { ProtocolDecodeError } from './protocol/wire';
+import { errorMessage } from '../protocol/errors';
 
 export interface FetchedRecord {
   offset: number;
@@ -166,7 +167,7 @@ export async function decodeBatchRecords(frame: BatchFrame): Promise<FetchedReco
     if (error instanceof ProtocolDecodeError) {
       throw error;
     }
-    throw new ProtocolDecodeError(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ProtocolDecodeError(`${what}: ${errorMessage(error)}`);
   }
 }
 

@@ -3,10 +3,22 @@
  * Every write answers per partition (or per member, per group) so nothing is skipped silently: a refused
  * item carries the broker's reason, spelled `ERROR_NAME: message` as Kafka's Errors enum does.
  */
-import type { CommittedOffset, PartitionLogOffsets } from '../offsets/resetPlan';
 import type { GroupState, TopicPartition } from './types';
 
-export type { CommittedOffset, PartitionLogOffsets };
+/** A group's committed offset of one partition, as the offset commands read and write it. */
+export interface CommittedOffset extends TopicPartition {
+  offset: number;
+  /** The commit's metadata string, kept by the undo snapshot. */
+  metadata?: string;
+}
+
+/** The log's bounds of one partition, as the reset planner needs them. */
+export interface PartitionLogOffsets extends TopicPartition {
+  /** Log start offset (ListOffsets earliest). */
+  earliest: number;
+  /** Log end offset as the CLI reads it: ListOffsets latest, READ_UNCOMMITTED, i.e. the high watermark. */
+  latest: number;
+}
 
 export interface PartitionResult extends TopicPartition {
   /** The broker's reason, absent on success. */

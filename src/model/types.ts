@@ -19,6 +19,14 @@ export interface TopicPartition {
   partition: number;
 }
 
+/** Topic (UTF-16 code-unit order, as Java's String.compareTo), then partition number. */
+export function compareTopicPartitions(a: TopicPartition, b: TopicPartition): number {
+  if (a.topic !== b.topic) {
+    return a.topic < b.topic ? -1 : 1;
+  }
+  return a.partition - b.partition;
+}
+
 export interface BrokerRef {
   nodeId: number;
   host: string;

@@ -35,23 +35,13 @@ import { parseResetCsv, ResetCsvRow, resetCsvRowsForGroup } from './csv';
 import { parseResetDatetime } from './datetime';
 import { parseJavaDuration, timestampBefore } from './duration';
 import type { ResetRequest, ResetScenario } from './resetRequest';
+import type { CommittedOffset, PartitionLogOffsets } from '../model/groupAdmin';
 import { PartitionCounts, resolveScopePartitions } from './resetScope';
 import { compareTopicPartitions, formatTopicPartition, parseJavaLong, PartitionMap } from './topicPartitions';
+import { errorMessage } from '../protocol/errors';
 
 export * from './resetRequest';
-
-export interface CommittedOffset extends TopicPartition {
-  offset: number;
-  /** The commit's metadata string, kept by the undo snapshot. */
-  metadata?: string;
-}
-
-export interface PartitionLogOffsets extends TopicPartition {
-  /** Log start offset (ListOffsets earliest). */
-  earliest: number;
-  /** Log end offset as the CLI reads it: ListOffsets latest, READ_UNCOMMITTED, i.e. the high watermark. */
-  latest: number;
-}
+export type { CommittedOffset, PartitionLogOffsets } from '../model/groupAdmin';
 
 /** ListOffsets by timestamp: the first offset whose record timestamp is >= timestampMs, or null when none. */
 export type OffsetForTimestamp = (topic: string, partition: number, timestampMs: number) => number | null | Promise<number | null>;
@@ -215,7 +205,7 @@ function byTimestamp(book: LogOffsetBook, lookup: OffsetForTimestamp, timestampM
     try {
       found = await lookup(tp.topic, tp.partition, timestampMs);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       return { ok: false, error: `Error getting offset by timestamp of topic partition: ${formatTopicPartition(tp)}: ${reason}` };
     }
     if (found !== null && (!Number.isSafeInteger(found) || found < 0)) {

@@ -1,17 +1,11 @@
 /** Small helpers for topic-partition keyed data, with Kafka's own spelling and ordering. */
-import type { TopicPartition } from '../model/types';
+import { compareTopicPartitions, type TopicPartition } from '../model/types';
+
+export { compareTopicPartitions };
 
 /** Java's TopicPartition.toString(): "topic-partition", the form every CLI message uses. */
 export function formatTopicPartition(tp: TopicPartition): string {
   return `${tp.topic}-${tp.partition}`;
-}
-
-/** Topic (UTF-16 code-unit order, as Java's String.compareTo), then partition number. */
-export function compareTopicPartitions(a: TopicPartition, b: TopicPartition): number {
-  if (a.topic !== b.topic) {
-    return a.topic < b.topic ? -1 : 1;
-  }
-  return a.partition - b.partition;
 }
 
 /** A map keyed by (topic, partition) without string-encoding the pair. */

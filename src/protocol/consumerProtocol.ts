@@ -3,7 +3,7 @@
 // version, then the message at that version (a newer version is read with the newest layout known).
 import { ByteReader } from './byteReader';
 import { ByteWriter } from './byteWriter';
-import { ProtocolError } from './errors';
+import { ProtocolError, errorMessage } from './errors';
 import { ConsumerProtocolAssignment } from './messages/consumerProtocolAssignment';
 import { ConsumerProtocolSubscription } from './messages/consumerProtocolSubscription';
 import type { MessageCodec } from './runtime';
@@ -66,7 +66,7 @@ function decodeVersioned<T>(codec: MessageCodec<T>, bytes: Uint8Array, what: str
       return { version, message: codec.read(attempt, layout) };
     } catch (error) {
       if (!(error instanceof ProtocolError) || layout === codec.validVersions.lo) {
-        throw new ProtocolError(`${what} v${version}: ${error instanceof Error ? error.message : String(error)}`);
+        throw new ProtocolError(`${what} v${version}: ${errorMessage(error)}`);
       }
       layout--;
     }

@@ -1,3 +1,6 @@
+/** The internal topic of group metadata and committed offsets (Kafka's Topic.GROUP_METADATA_TOPIC_NAME). */
+export const OFFSETS_TOPIC = '__consumer_offsets';
+
 /** Java's String.hashCode over UTF-16 code units, with 32-bit wrap-around. */
 export function javaStringHashCode(s: string): number {
   let h = 0;

@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { ByteReader } from './byteReader';
 import { ByteWriter } from './byteWriter';
 import { crc32c } from './crc32c';
-import { ProtocolError } from './errors';
+import { ProtocolError, errorMessage } from './errors';
 
 export const Compression = { none: 0, gzip: 1, snappy: 2, lz4: 3, zstd: 4 } as const;
 
@@ -185,7 +185,7 @@ function recordsBytes(frame: Uint8Array, header: RecordBatchHeader, options: Dec
       try {
         return gunzipSync(data, { maxOutputLength: maxBytes });
       } catch (error) {
-        throw new ProtocolError(`record batch at offset ${header.baseOffset}: gzip: ${error instanceof Error ? error.message : String(error)}`);
+        throw new ProtocolError(`record batch at offset ${header.baseOffset}: gzip: ${errorMessage(error)}`);
       }
     default: {
       if (options.decompress === undefined) {

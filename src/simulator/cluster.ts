@@ -1,9 +1,9 @@
-import { offsetsPartitionFor } from '../protocol/offsetsPartition';
+import { OFFSETS_TOPIC, offsetsPartitionFor } from '../protocol/offsetsPartition';
 import type { BrokerRef, ClusterInfo } from '../model/types';
 import { PartitionLog } from './partitionLog';
 import type { SeededRandom } from './random';
 
-export const OFFSETS_TOPIC = '__consumer_offsets';
+export { OFFSETS_TOPIC };
 export const OFFSETS_TOPIC_PARTITIONS = 50;
 const LEGAL_TOPIC_NAME = /^[a-zA-Z0-9._-]+$/;
 const MAX_TOPIC_NAME_LENGTH = 249;

@@ -16,6 +16,7 @@ import type { DataWaiter, PartitionLog } from './partitionLog';
 import { partitionsMinus, TopicPartitionSet } from './topicPartitionSet';
 import type { IsolationLevel } from './transactionIndex';
 import type { HeartbeatResponse, JoinGroupResponse, OffsetCommitRequest, SyncGroupResponse } from './protocol';
+import { errorMessage } from '../protocol/errors';
 
 export interface ConsumerConfig {
   groupId: string;
@@ -283,7 +284,6 @@ export class SimulatedConsumer {
       }
     };
   }
-
 
   // ---------------------------------------------------------------- poll loop
 
@@ -572,7 +572,7 @@ export class SimulatedConsumer {
         try {
           assignments = this.runAssignor(response);
         } catch (e) {
-          this.fail(`assignor ${response.protocolName} failed: ${e instanceof Error ? e.message : String(e)}`);
+          this.fail(`assignor ${response.protocolName} failed: ${errorMessage(e)}`);
           return;
         }
       }

@@ -7,6 +7,7 @@ import { describeSimGroup } from './groupView';
 import { produceRecords } from './producer';
 import { validateScenario, type Scenario, type ScenarioAction, type ScenarioProducer } from './scenarioSchema';
 import { Simulation } from './simulation';
+import { errorMessage } from '../protocol/errors';
 
 export type { Scenario, ScenarioAction } from './scenarioSchema';
 export { ScenarioValidationError, validateScenario } from './scenarioSchema';
@@ -128,7 +129,7 @@ export function buildScenario(input: unknown, options: BuildOptions = {}): { sim
         produceRecords(created, topic.initialRecords, start);
       }
     } catch (e) {
-      throw new Error(`scenario.topics: ${e instanceof Error ? e.message : String(e)}`);
+      throw new Error(`scenario.topics: ${errorMessage(e)}`);
     }
   }
   (scenario.producers ?? []).forEach((producer, i) => {
@@ -148,7 +149,7 @@ export function buildScenario(input: unknown, options: BuildOptions = {}): { sim
         try {
           perform(simulation, action, where);
         } catch (e) {
-          const message = e instanceof Error ? e.message : String(e);
+          const message = errorMessage(e);
           throw new Error(message.startsWith(where) ? message : `${where}: ${message}`);
         }
       });

@@ -12,6 +12,7 @@ import type { GroupState, RebalanceEvent } from '../model/types';
 import { decodeAssignment as decodeConsumerAssignment } from '../kafka/protocol/consumerProtocol';
 import type { GroupMetadataValue } from './groupMetadataRecord';
 import { diffMembership, membershipEvents, type MemberView } from './membershipDiff';
+import { errorMessage } from '../protocol/errors';
 
 export interface TimedGroupMetadataRecord {
   group: string;
@@ -118,7 +119,7 @@ function decodeAssignment(group: string, generation: number, member: GroupMetada
   try {
     return decodeConsumerAssignment(member.assignment).partitions;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new Error(`group ${JSON.stringify(group)} generation ${generation} member ${member.memberId}: ${reason}`);
   }
 }

@@ -9,6 +9,7 @@
  * is a tombstone: the group was deleted.
  */
 import { ByteReader, ProtocolDecodeError } from '../kafka/protocol/wire';
+import { errorMessage } from '../protocol/errors';
 
 export const GROUP_METADATA_KEY_VERSION = 2;
 export const MAX_GROUP_METADATA_VALUE_VERSION = 4;
@@ -186,7 +187,7 @@ function withContext<T>(where: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    throw new ProtocolDecodeError(`${where}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ProtocolDecodeError(`${where}: ${errorMessage(error)}`);
   }
 }
 

@@ -11,6 +11,7 @@ import { LoadRetries, type LoadRetriesOptions } from './loadRetries';
 import type { SourceRegistry } from './sourceRegistry';
 import type { ClusterInfo, GroupSummary } from '../model/types';
 import { nodeIds, type ClusterLoadState, type ClusterNode, type GroupNode, type MessageNode, type TreeNode } from './treeNodes';
+import { errorMessage } from '../protocol/errors';
 
 export interface GroupTreeDataOptions {
   /** Called when a source pushes "something changed"; the caller decides when to reload. */
@@ -21,10 +22,6 @@ export interface GroupTreeDataOptions {
   logError?: (message: string) => void;
   /** Timers, clock and backoff of the automatic retries; injectable so tests drive time by hand. */
   retries?: LoadRetriesOptions;
-}
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 interface RunningLoad {

@@ -4,11 +4,12 @@
  */
 import * as vscode from 'vscode';
 import { ExponentialBackoff, SOURCE_RETRY_BACKOFF } from './exponentialBackoff';
-import { GroupTreeData, errorMessage, type LoadCounts } from './groupTreeData';
+import { GroupTreeData, type LoadCounts } from './groupTreeData';
 import { GROUPS_VIEW_ID, GroupTreeProvider } from './groupTreeProvider';
 import type { LoadRetriesOptions } from './loadRetries';
 import { RefreshScheduler, realTimers, type SchedulerTimers } from './refreshScheduler';
 import type { SourceRegistry } from './sourceRegistry';
+import { errorMessage } from '../protocol/errors';
 
 export const REFRESH_INTERVAL_SETTING = 'kafkaGroupLens.refreshIntervalSeconds';
 

@@ -14,8 +14,8 @@ import type { SourceFailureKind } from '../model/sourceFailure';
 import { KafkaSource } from '../kafka/kafkaSource';
 import type { ConnectionStore } from './connectionStore';
 import { CLUSTERS_SETTING } from './connectionStore';
-import { errorMessage } from './groupTreeData';
 import type { SourceRegistry } from './sourceRegistry';
+import { errorMessage } from '../protocol/errors';
 
 export const READ_COMMITTED_GROUPS_SETTING = 'kafkaGroupLens.readCommittedGroups';
 

@@ -8,9 +8,9 @@ import { SIMULATOR_ACTIVE_CONTEXT } from '../commands/commandIds';
 import { SimGroupAdmin } from '../simulator/simGroupAdmin';
 import { BUILT_IN_SCENARIO_NAMES, createDemoSimSource, isBuiltInScenarioName, type BuiltInScenarioName, type SimSource } from '../simulator/simSource';
 import { readCommittedLookup, type IsolationLevelLookup } from '../kafka/isolationLevels';
-import { errorMessage } from './groupTreeData';
 import { READ_COMMITTED_GROUPS_SETTING } from './kafkaSources';
 import type { SourceRegistry } from './sourceRegistry';
+import { errorMessage } from '../protocol/errors';
 
 export const SIMULATOR_ENABLED_SETTING = 'kafkaGroupLens.simulator.enabled';
 export const SIMULATOR_SPEED_SETTING = 'kafkaGroupLens.simulator.speed';

@@ -5,7 +5,6 @@
  * says why in the page's status line.
  */
 import * as vscode from 'vscode';
-import { errorMessage } from '../views/groupTreeData';
 import { resetPreviewHtml } from './resetPreviewHtml';
 import { createNonce } from './webviewShell';
 import {
@@ -16,6 +15,7 @@ import {
   type PreviewHostMessage,
   type ResultRowData,
 } from './resetPreviewProtocol';
+import { errorMessage } from '../protocol/errors';
 
 export const RESET_PREVIEW_VIEW_TYPE = 'kafkaGroupLens.resetPreview';
 

@@ -14,6 +14,7 @@ import { isWebviewToHostMessage, type HostToWebviewMessage, type TimeBase } from
 import { timelineHtml } from './timelineHtml';
 import { createNonce } from './webviewShell';
 import { exportFileName } from './timelineTarget';
+import { errorMessage } from '../protocol/errors';
 
 export const TIMELINE_VIEW_TYPE = 'kafkaGroupLens.timeline';
 /** How often a source without an event log is polled while the panel is visible. */
@@ -261,7 +262,7 @@ export class TimelinePanel implements vscode.Disposable {
     try {
       events = await this.currentEvents();
     } catch (error) {
-      const message = `Could not load events of group ${this.groupId}: ${error instanceof Error ? error.message : String(error)}`;
+      const message = `Could not load events of group ${this.groupId}: ${errorMessage(error)}`;
       this.log.error(message);
       this.post({ type: 'error', message });
       return;
@@ -341,7 +342,7 @@ export class TimelinePanel implements vscode.Disposable {
       this.log.info(`Exported ${events.length} rebalance events of ${this.groupId} to ${target.fsPath}`);
       void vscode.window.showInformationMessage(`Exported ${events.length} rebalance events to ${target.fsPath}.`);
     } catch (error) {
-      const message = `Could not export the events of ${this.groupId}: ${error instanceof Error ? error.message : String(error)}`;
+      const message = `Could not export the events of ${this.groupId}: ${errorMessage(error)}`;
       this.log.error(message);
       void vscode.window.showErrorMessage(message);
     }

@@ -11,6 +11,7 @@ import { describeSimGroup } from '../../src/simulator/groupView';
 import { Simulation } from '../../src/simulator/simulation';
 import { KcatMember, requireKcat } from './kcatMember';
 import { JavaMember, brokerEnv, javaTestClasspath, waitFor } from './support';
+import { errorMessage } from '../../src/protocol/errors';
 
 const TOPIC = 'orders';
 const PARTITIONS = 4;
@@ -66,7 +67,7 @@ async function waitUntil(what: string, condition: () => boolean, state: () => st
   try {
     await waitFor(what, async () => (condition() ? true : undefined), 45000);
   } catch (e) {
-    throw new Error(`${e instanceof Error ? e.message : String(e)}\n${state()}`);
+    throw new Error(`${errorMessage(e)}\n${state()}`);
   }
 }
 

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, statSync } from 'fs';
 import * as path from 'path';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import type { KafkaLogger } from '../../src/kafka/connection';
+import { errorMessage } from '../../src/protocol/errors';
 
 export interface BrokerEnv {
   bootstrap: string;
@@ -165,7 +166,7 @@ export class JavaMember {
     try {
       await waitFor('a Java member assignment', async () => (/ASSIGNED \[/.test(this.output) ? true : undefined), 45000);
     } catch (e) {
-      throw new Error(`${e instanceof Error ? e.message : String(e)}; its output:\n${this.output}`);
+      throw new Error(`${errorMessage(e)}; its output:\n${this.output}`);
     }
   }
 

@@ -11,6 +11,7 @@ import { allMessages } from '../../src/protocol/messages/allMessages';
 import { decode, deepEqual, encode, type AnyMessageCodec } from '../../src/protocol/runtime';
 import { prepareProtocolHarness } from './javaHarness';
 import { SpecModel, messageSpecs, seededRandom, versionsOf, type MessageSpec } from './specModel';
+import { errorMessage } from '../../src/protocol/errors';
 
 interface Case {
   codec: AnyMessageCodec;
@@ -135,6 +136,6 @@ function main(): void {
 try {
   main();
 } catch (error) {
-  console.error(error instanceof Error ? error.message : String(error));
+  console.error(errorMessage(error));
   process.exitCode = 1;
 }

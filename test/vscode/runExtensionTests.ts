@@ -15,6 +15,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { repoRoot } from './contributions';
+import { errorMessage } from '../../src/protocol/errors';
 
 /** The VS Code release the extension is built against (engines.vscode ^1.100.0, @types/vscode 1.100). */
 const vscodeVersion = '1.100.3';
@@ -55,7 +56,7 @@ async function findDesktopVSCode(): Promise<{ executable: string } | { missing: 
     const executable = await downloadAndUnzipVSCode({ version: vscodeVersion, cachePath: path.join(repoRoot, '.cache', 'vscode-test'), timeout: 15_000 });
     return { executable };
   } catch (error) {
-    return { missing: `no \`code\` on the PATH and VS Code ${vscodeVersion} could not be downloaded (${error instanceof Error ? error.message : String(error)})` };
+    return { missing: `no \`code\` on the PATH and VS Code ${vscodeVersion} could not be downloaded (${errorMessage(error)})` };
   }
 }
 
@@ -87,7 +88,7 @@ async function runInElectron(executable: string): Promise<number> {
     });
     return 0;
   } catch (error) {
-    console.error(`[test:vscode] FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`[test:vscode] FAILED: ${errorMessage(error)}`);
     if (process.platform === 'linux' && !process.env.DISPLAY) {
       console.error('[test:vscode] no DISPLAY is set: on a headless Linux machine run it under xvfb-run -a');
     }
@@ -128,7 +129,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(`[test:vscode] ERROR: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`[test:vscode] ERROR: ${errorMessage(error)}`);
     process.exit(1);
   },
 );

@@ -19,6 +19,7 @@ import {
   type ContributedCommand,
 } from './contributions';
 import { escapeRegExp, exactText, WorkbenchDriver, type TreeRow } from './workbench/workbenchDriver';
+import { errorMessage } from '../../src/protocol/errors';
 
 const artifactsDir = process.env.KGL_ARTIFACTS_DIR ?? path.join(repoRoot, 'test', 'artifacts');
 
@@ -111,7 +112,7 @@ async function runOnGroup(driver: WorkbenchDriver, groupId: string, entry: RegEx
       ({ error } = await driver.outcomeOrError(what, opened, 30_000));
     } catch (e) {
       // Seen in CI: the menu click sometimes reaches no command at all (nothing opens, nothing fails).
-      error = `nothing happened: ${e instanceof Error ? e.message : String(e)}`;
+      error = `nothing happened: ${errorMessage(e)}`;
       await driver.page.keyboard.press('Escape');
     }
     if (!error) {

@@ -7,6 +7,7 @@ import { buildScenario } from '../scenario';
 import { DEMO_SCENARIO } from '../scenarios/demo';
 import { parseServerArgs, type ServerArgs } from './cliArgs';
 import { SimKafkaServer } from './kafkaServer';
+import { errorMessage } from '../../protocol/errors';
 
 function loadScenario(name: string): unknown {
   if (name === 'demo') {
@@ -15,7 +16,7 @@ function loadScenario(name: string): unknown {
   try {
     return JSON.parse(readFileSync(name, 'utf8')) as unknown;
   } catch (error) {
-    throw new Error(`Cannot read scenario "${name}" (expected "demo" or a JSON file): ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`Cannot read scenario "${name}" (expected "demo" or a JSON file): ${errorMessage(error)}`);
   }
 }
 
@@ -40,10 +41,10 @@ async function main(args: ServerArgs): Promise<void> {
 
 try {
   main(parseServerArgs(process.argv.slice(2))).catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`${errorMessage(error)}\n`);
     process.exit(1);
   });
 } catch (error) {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`${errorMessage(error)}\n`);
   process.exit(1);
 }

@@ -3,6 +3,7 @@ import { ByteReader, ByteWriter } from '../../kafka/protocol/wire';
 import { MAX_CLUSTER_PARTITIONS, validateTopicName, type SimTopic } from '../cluster';
 import { expectEnd, readNullableArray, type ApiDefinition, type BrokerEndpoint, type RequestContext } from './context';
 import { COORDINATOR_NOT_AVAILABLE, NO_ERROR, UNKNOWN_TOPIC_OR_PARTITION } from './errorCodes';
+import { errorMessage } from '../../protocol/errors';
 
 const INVALID_TOPIC_EXCEPTION = 17;
 const TOPIC_ALREADY_EXISTS = 36;
@@ -31,7 +32,7 @@ function resolveTopic(ctx: RequestContext, name: string, autoCreate: boolean): S
     validateTopicName(name);
     ctx.server.simulation.createTopic(name, DEFAULT_PARTITIONS);
   } catch (error) {
-    ctx.server.log(`metadata: cannot auto-create topic "${name}": ${error instanceof Error ? error.message : String(error)}`);
+    ctx.server.log(`metadata: cannot auto-create topic "${name}": ${errorMessage(error)}`);
     return INVALID_TOPIC_EXCEPTION;
   }
   return cluster.requireTopic(name);
@@ -136,7 +137,7 @@ function createTopic(ctx: RequestContext, topic: TopicCreation, validateOnly: bo
       ctx.server.simulation.createTopic(topic.name, partitions);
     }
   } catch (error) {
-    return { error: INVALID_TOPIC_EXCEPTION, message: error instanceof Error ? error.message : String(error) };
+    return { error: INVALID_TOPIC_EXCEPTION, message: errorMessage(error) };
   }
   return { error: NO_ERROR, message: null };
 }

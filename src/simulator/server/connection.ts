@@ -9,6 +9,7 @@ import { API_VERSIONS_KEY, findApi, unsupportedApiVersionsBody } from './apis';
 import type { ServerState } from './context';
 import { FrameReader } from './frameReader';
 import { readRequestHeader, type RequestHeader } from './requestHeader';
+import { errorMessage } from '../../protocol/errors';
 
 /** What a connection needs from its server beyond the handlers' ServerState. */
 export interface ConnectionHost {
@@ -95,7 +96,7 @@ export class ClientConnection {
       frames = this.frames.push(chunk);
     } catch (error) {
       this.host.changeBuffered(this.frames.buffered - before); // close() releases all of it
-      this.close(describe(error));
+      this.close(errorMessage(error));
       return;
     }
     if (!this.host.changeBuffered(this.frames.buffered - before)) {
@@ -118,7 +119,7 @@ export class ClientConnection {
       header = readRequestHeader(r);
       response = Promise.resolve(this.dispatch(header, r));
     } catch (error) {
-      this.close(`${header ? `${requestName(header)}: ` : ''}${describe(error)}`);
+      this.close(`${header ? `${requestName(header)}: ` : ''}${errorMessage(error)}`);
       return;
     }
     const { correlationId } = header;
@@ -132,10 +133,10 @@ export class ClientConnection {
             this.write(correlationId, body);
           }
         },
-        (error: unknown) => this.close(`${name}: ${describe(error)}`),
+        (error: unknown) => this.close(`${name}: ${errorMessage(error)}`),
       )
       // Nothing a client sends may end as an unhandled rejection (which ends the process).
-      .catch((error: unknown) => this.close(`${name}: writing the response failed: ${describe(error)}`));
+      .catch((error: unknown) => this.close(`${name}: writing the response failed: ${errorMessage(error)}`));
   }
 
   private dispatch(header: RequestHeader, r: ByteReader): Promise<Buffer | null> | Buffer | null {
@@ -171,6 +172,3 @@ function requestName(header: RequestHeader): string {
   return `${findApi(header.apiKey)?.name ?? `API ${header.apiKey}`} v${header.apiVersion} (correlation ${header.correlationId})`;
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -9,6 +9,7 @@ import type { Simulation } from '../simulation';
 import { ClientConnection, type ConnectionHost } from './connection';
 import { MAX_FRAME_BYTES } from './frameReader';
 import type { BrokerEndpoint, ServerState } from './context';
+import { errorMessage } from '../../protocol/errors';
 
 /** Servers bind the loopback interface only: the simulator is a local tool, never a network service. */
 export const LOOPBACK = '127.0.0.1';
@@ -150,7 +151,7 @@ export class SimKafkaServer implements ServerState {
     // that throws is logged and the clock goes on, so no client input can stop the simulation.
     const clock = this.simulation.clock;
     this.previousEventErrorHandler = clock.onEventError;
-    clock.onEventError ??= (error) => this.log(`engine event failed (the simulation goes on): ${describeError(error)}`);
+    clock.onEventError ??= (error) => this.log(`engine event failed (the simulation goes on): ${errorMessage(error)}`);
     const basePort = this.options.basePort ?? 0;
     try {
       for (const broker of this.simulation.cluster.brokers) {
@@ -244,7 +245,7 @@ export class SimKafkaServer implements ServerState {
       try {
         this.live.tick();
       } catch (error) {
-        this.log(`simulation tick failed: ${describeError(error)}`);
+        this.log(`simulation tick failed: ${errorMessage(error)}`);
       }
     });
   }
@@ -257,6 +258,3 @@ function positiveInteger(name: string, value: number): number {
   return value;
 }
 
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

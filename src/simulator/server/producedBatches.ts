@@ -6,6 +6,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { crc32c } from '../../protocol/crc32c';
+import { errorMessage } from '../../protocol/errors';
 
 /** What the batches of one Produce partition hold: a record count, and whose transaction they belong to. */
 export interface ProducedBatches {
@@ -140,7 +141,7 @@ function recordsOf(batch: Buffer, compression: number): Buffer {
   try {
     return gunzipSync(records, { maxOutputLength: MAX_DECOMPRESSED_BYTES });
   } catch (error) {
-    throw corrupt(`gzip records do not decompress: ${error instanceof Error ? error.message : String(error)}`);
+    throw corrupt(`gzip records do not decompress: ${errorMessage(error)}`);
   }
 }
 

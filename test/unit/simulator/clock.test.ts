@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { Deadline, VirtualClock } from '../../../src/simulator/clock';
+import { errorMessage } from '../../../src/protocol/errors';
 
 describe('VirtualClock', () => {
   it('runs events by time, then by scheduling order', () => {
@@ -30,7 +31,7 @@ describe('VirtualClock', () => {
     const handled = new VirtualClock();
     const errors: string[] = [];
     const seen: number[] = [];
-    handled.onEventError = (error) => errors.push(error instanceof Error ? error.message : String(error));
+    handled.onEventError = (error) => errors.push(errorMessage(error));
     handled.schedule(5, () => {
       throw new Error('engine bug');
     });

@@ -7,6 +7,7 @@
  */
 import Module from 'module';
 import { join } from 'path';
+import { errorMessage } from '../../../src/protocol/errors';
 
 type Listener<T> = (value: T) => void;
 
@@ -279,7 +280,7 @@ export class StubHost {
 
 function createModule(host: StubHost): Record<string, unknown> {
   const log = (level: LoggedLine['level']) => (message: string, ...rest: unknown[]) =>
-    host.logLines.push({ level, message: [message, ...rest.map((r) => (r instanceof Error ? r.message : String(r)))].join(' ') });
+    host.logLines.push({ level, message: [message, ...rest.map((r) => (errorMessage(r)))].join(' ') });
   return {
     EventEmitter,
     Disposable,
