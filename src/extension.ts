@@ -6,11 +6,11 @@ import { SimulatorExposures } from './commands/simulatorExposures';
 import { registerOffsetCommands } from './commands/offsetCommands';
 import { registerSimulatorCommands } from './commands/simulatorCommands';
 import { registerViewCommands } from './commands/viewCommands';
-import { ConnectionStore } from './views/connectionStore';
+import { ConnectionStore } from './sources/connectionStore';
 import { createGroupsView } from './views/groupsView';
-import { manageKafkaSources } from './views/kafkaSources';
-import { manageSimulatorSource } from './views/simulatorSetting';
-import { SourceRegistry } from './views/sourceRegistry';
+import { manageKafkaSources } from './sources/kafkaSources';
+import { manageSimulatorSource } from './sources/simulatorSetting';
+import { SourceRegistry } from './sources/sourceRegistry';
 import { registerTimelineCommands } from './webview/registerTimeline';
 
 let registry: SourceRegistry | undefined;

@@ -15,10 +15,10 @@ import type { OffsetSnapshot } from '../offsets/undo';
 import { openResetPreview } from '../webview/resetPreviewPanel';
 import { toPreviewData, toResultRows } from '../webview/resetPreviewData';
 import type { GroupsView } from '../views/groupsView';
-import type { SourceRegistry } from '../views/sourceRegistry';
+import type { SourceRegistry } from '../sources/sourceRegistry';
 import type { TreeNode } from '../views/treeNodes';
 import type { AdminPrompts } from './adminPrompts';
-import { COMMANDS } from './commandIds';
+import { COMMANDS } from '../constants';
 import { registerReportingCommand } from './commandRunner';
 import { deleteGroupFlow, deleteOffsetsFlow, MAX_CONFIRMATIONS, removeStaticMembersFlow, type AdminOutcome } from './groupAdminFlows';
 import {

@@ -8,7 +8,7 @@
 import type { Unsubscribe } from '../model/clusterSource';
 import { groupChildren, partitionChildren } from './groupChildren';
 import { LoadRetries, type LoadRetriesOptions } from './loadRetries';
-import type { SourceRegistry } from './sourceRegistry';
+import type { TreeSources } from './treeSources';
 import type { ClusterInfo, GroupSummary } from '../model/types';
 import { nodeIds, type ClusterLoadState, type ClusterNode, type GroupNode, type MessageNode, type TreeNode } from './treeNodes';
 import { errorMessage } from '../protocol/errors';
@@ -53,7 +53,7 @@ export class GroupTreeData {
   private readonly unsubscribeRegistry: Unsubscribe;
 
   constructor(
-    private readonly registry: SourceRegistry,
+    private readonly registry: TreeSources,
     private readonly options: GroupTreeDataOptions = {},
   ) {
     this.retries = new LoadRetries((sourceId) => this.retryDue(sourceId), options.retries);

@@ -4,8 +4,9 @@
  * these descriptors onto TreeItems.
  */
 import type { GroupState, GroupSummary, Member, PartitionOffsets } from '../model/types';
-import type { SimulatedConsumerInfo } from '../simulator/control';
+import type { SimulatedConsumerInfo } from '../model/simulatedConsumer';
 import { markdownFields } from './markdown';
+import { COMMANDS } from '../constants';
 import type {
   ClusterNode,
   ConsumerNode,
@@ -37,9 +38,6 @@ export interface NodeDescriptor {
   /** Command run when the row is clicked; the node itself is its argument. */
   command?: { id: string; title: string };
 }
-
-/** Command run by clicking an error row that can be retried; also contributed as an inline action. */
-export const RETRY_COMMAND_ID = 'kafkaGroupLens.retry';
 
 const numberFormat = new Intl.NumberFormat('en-US');
 
@@ -377,7 +375,7 @@ function describeMessage(node: MessageNode): NodeDescriptor {
     contextValue: `kgl:message:${node.severity}${retry ? ':retry' : ''}`,
     icon: icons[node.severity],
     collapsible: 'none',
-    command: retry ? { id: RETRY_COMMAND_ID, title: 'Retry' } : undefined,
+    command: retry ? { id: COMMANDS.retry, title: 'Retry' } : undefined,
   };
 }
 

@@ -7,8 +7,6 @@ import { describeNode, type NodeDescriptor } from './groupTreeModel';
 import type { GroupTreeData } from './groupTreeData';
 import type { TreeNode } from './treeNodes';
 
-export const GROUPS_VIEW_ID = 'kafkaGroupLens.groups';
-
 const collapsibleStates: Record<NodeDescriptor['collapsible'], vscode.TreeItemCollapsibleState> = {
   none: vscode.TreeItemCollapsibleState.None,
   collapsed: vscode.TreeItemCollapsibleState.Collapsed,

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import type { PreviewHostMessage } from '../../../src/webview/resetPreviewProtocol';
-import type { SourceRegistry } from '../../../src/views/sourceRegistry';
+import type { SourceRegistry } from '../../../src/sources/sourceRegistry';
 import type { GroupNode, MemberNode, TreeNode } from '../../../src/views/treeNodes';
 import { FakeMemento, installVscodeStub, StubHost, Uri, type FakeWebviewPanel } from '../views/vscodeStub';
 import { SimulatorExposures } from '../../../src/commands/simulatorExposures';
@@ -19,8 +19,8 @@ import { ScriptedPrompts } from './scriptedPrompts';
 import { demoAdmin, type SimAdminFixture } from './simAdminFixture';
 
 type OffsetCommandsModule = typeof import('../../../src/commands/offsetCommands');
-type RegistryModule = typeof import('../../../src/views/sourceRegistry');
-type CommandIdsModule = typeof import('../../../src/commands/commandIds');
+type RegistryModule = typeof import('../../../src/sources/sourceRegistry');
+type CommandIdsModule = typeof import('../../../src/constants');
 type ExposeModule = typeof import('../../../src/commands/exposeCommands');
 type VscodeWindow = typeof import('vscode')['window'];
 
@@ -73,8 +73,8 @@ describe('commands/offsetCommands (vscode stub, simulator)', () => {
     uninstall = installVscodeStub(host);
     /* eslint-disable @typescript-eslint/no-require-imports -- loaded after the stub is installed */
     ({ registerOffsetCommands, undoSnapshotKey } = require('../../../src/commands/offsetCommands') as OffsetCommandsModule);
-    ({ SourceRegistry: Registry } = require('../../../src/views/sourceRegistry') as RegistryModule);
-    COMMANDS = (require('../../../src/commands/commandIds') as CommandIdsModule).COMMANDS;
+    ({ SourceRegistry: Registry } = require('../../../src/sources/sourceRegistry') as RegistryModule);
+    COMMANDS = (require('../../../src/constants') as CommandIdsModule).COMMANDS;
     ({ registerExposeCommands } = require('../../../src/commands/exposeCommands') as ExposeModule);
     vscodeWindow = (require('vscode') as typeof import('vscode')).window;
     /* eslint-enable @typescript-eslint/no-require-imports */

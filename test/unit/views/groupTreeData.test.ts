@@ -1,6 +1,6 @@
 import { strict as assert } from 'assert';
 import { GroupTreeData } from '../../../src/views/groupTreeData';
-import { SourceRegistry } from '../../../src/views/sourceRegistry';
+import { SourceRegistry } from '../../../src/sources/sourceRegistry';
 import type { ClusterNode, GroupNode, MessageNode, TreeNode } from '../../../src/views/treeNodes';
 import { FakeControl, FakeSource, groupDetail, member } from './fakeSource';
 

@@ -6,7 +6,7 @@
 import { strict as assert } from 'assert';
 import { join } from 'path';
 import type { ClusterSource } from '../../../src/model/clusterSource';
-import { SourceRegistry } from '../../../src/views/sourceRegistry';
+import { SourceRegistry } from '../../../src/sources/sourceRegistry';
 import { FakeSource, groupDetail, member } from '../views/fakeSource';
 import { installVscodeStub, StubHost, Uri, type WebviewSerializer } from '../views/vscodeStub';
 
