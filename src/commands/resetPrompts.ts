@@ -22,29 +22,6 @@ export const RESET_SCENARIOS: ReadonlyArray<PickItem<ResetScenarioKind>> = [
   { label: 'From CSV File…', description: '--from-file', detail: 'The offsets of a topic,partition,offset file (the CLI --export format)', value: 'from-file' },
 ];
 
-/** The scenario as the CLI option spells it, for titles and summaries: "--shift-by -5". */
-export function describeScenario(scenario: ResetScenario, fromFilePath?: string): string {
-  switch (scenario.kind) {
-    case 'to-offset':
-      return `--to-offset ${scenario.offset}`;
-    case 'shift-by':
-      return `--shift-by ${scenario.shift}`;
-    case 'to-datetime':
-      return `--to-datetime ${scenario.datetime}`;
-    case 'by-duration':
-      return `--by-duration ${scenario.duration}`;
-    case 'from-file':
-      return `--from-file ${fromFilePath ?? '(CSV)'}`;
-    default:
-      return `--${scenario.kind}`;
-  }
-}
-
-/** The scope as the CLI spells it: "--all-topics" or "--topic a --topic b:0,1". */
-export function describeScope(scope: ResetScope): string {
-  return scope.kind === 'all-topics' ? '--all-topics' : scope.topics.map((t) => `--topic ${t.partitions ? `${t.topic}:${t.partitions.join(',')}` : t.topic}`).join(' ');
-}
-
 function wholeNumber(text: string): number | null {
   return parseSafeInteger(text.trim());
 }
