@@ -10,13 +10,13 @@ import {
   undoReset,
   type ExecuteOptions,
   type PlannedReset,
-} from '../../../src/commands/resetFlow';
+} from '../../../src/reset/resetFlow';
 import type { ResetPreview } from '../../../src/offsets/resetPreview';
 import type { GroupAdmin } from '../../../src/model/groupAdmin';
 import type { ResetRequest } from '../../../src/offsets/resetRequest';
 import type { OffsetSnapshot } from '../../../src/offsets/undo';
-import { FaultyAdmin, GONE } from './faultyAdmin';
-import { demoAdmin, type SimAdminFixture } from './simAdminFixture';
+import { FaultyAdmin, GONE } from '../commands/faultyAdmin';
+import { demoAdmin, type SimAdminFixture } from '../commands/simAdminFixture';
 
 const ARCHIVE = 'billing-archive';
 

@@ -8,8 +8,8 @@ import { parseResetDatetime } from '../offsets/datetime';
 import { parseJavaDuration } from '../offsets/duration';
 import { parseTopicArg, type ResetRequest, type ResetScenario, type ResetScenarioKind, type ResetScope, type TopicSelection } from '../offsets/resetRequest';
 import { parseJavaLong, parseSafeInteger } from '../offsets/topicPartitions';
-import type { AdminPrompts } from './adminPrompts';
-import type { PickItem } from './simulatorPrompts';
+import type { AdminPrompts } from '../commands/adminPrompts';
+import type { PickItem } from '../commands/simulatorPrompts';
 
 export const RESET_SCENARIOS: ReadonlyArray<PickItem<ResetScenarioKind>> = [
   { label: 'To Earliest', description: '--to-earliest', detail: 'The log start offset of each partition', value: 'to-earliest' },

@@ -11,7 +11,7 @@ import { inactiveGroupError, planReset, resetPartitions, type ResetFacts, type R
 import { previewRows, type ResetPreview } from '../offsets/resetPreview';
 import { formatTopicPartition, PartitionMap } from '../offsets/topicPartitions';
 import { describeUndoStep, keepPartitions, planUndoSteps, restoreActions, takeOffsetSnapshot, type OffsetSnapshot, type UndoStep } from '../offsets/undo';
-import type { ConfirmOptions } from './adminPrompts';
+import type { ConfirmOptions } from '../commands/adminPrompts';
 import { errorMessage } from '../protocol/errors';
 
 export { describeGroupChanges, describeUndoStep, type GroupChanges, type UndoStep };

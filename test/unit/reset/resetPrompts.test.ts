@@ -1,6 +1,6 @@
 import { strict as assert } from 'assert';
-import { parsePartitionSelections, promptResetRequest, RESET_SCENARIOS, type ResetQuestionContext } from '../../../src/commands/resetPrompts';
-import { ScriptedAdminPrompts } from './scriptedAdminPrompts';
+import { parsePartitionSelections, promptResetRequest, RESET_SCENARIOS, type ResetQuestionContext } from '../../../src/reset/resetPrompts';
+import { ScriptedAdminPrompts } from '../commands/scriptedAdminPrompts';
 
 function context(files: Record<string, string> = {}, extra: Partial<ResetQuestionContext> = {}): ResetQuestionContext {
   return {
