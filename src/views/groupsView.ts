@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { ExponentialBackoff, SOURCE_RETRY_BACKOFF } from './exponentialBackoff';
-import { GroupTreeData, type LoadCounts } from './groupTreeData';
+import { GroupTreeModel, type LoadCounts } from './groupTreeModel';
 import { GroupTreeProvider } from './groupTreeProvider';
 import type { LoadRetriesOptions } from './loadRetries';
 import { RefreshScheduler, realTimers, type SchedulerTimers } from './refreshScheduler';
@@ -57,7 +57,7 @@ export function createGroupsView(
     now: clock.now,
     backoff: clock.random ? new ExponentialBackoff(SOURCE_RETRY_BACKOFF, clock.random) : undefined,
   };
-  const data = new GroupTreeData(registry, {
+  const data = new GroupTreeModel(registry, {
     // A push reloads the source that pushed, and a due retry the source that failed; never the others.
     onSourceChanged: (sourceId) => scheduler.requestSourceChange(sourceId),
     onRetryDue: (sourceId) => scheduler.requestSourceChange(sourceId),

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS, WEBVIEW_PANELS } from '../constants';
 import type { ClusterSource } from '../model/clusterSource';
-import { isTimelinePanelState } from './protocol';
+import { isTimelinePanelState } from './timelineProtocol';
 import { TimelinePanel } from './timelinePanel';
 import { timelineTargetOf } from './timelineTarget';
 

@@ -11,7 +11,7 @@ import type { RebalanceEvent } from '../model/types';
 import { SnapshotObserver } from '../timeline/snapshotObserver';
 import { encodeEvents } from './eventColumns';
 import { eventDelta } from './eventDelta';
-import { isWebviewToHostMessage, type HostToWebviewMessage, type TimeBase } from './protocol';
+import { isWebviewToHostMessage, type HostToWebviewMessage, type TimeBase } from './timelineProtocol';
 import { timelineHtml } from './timelineHtml';
 import { createNonce } from './webviewShell';
 import { exportFileName } from './timelineTarget';

@@ -6,7 +6,7 @@ import { strict as assert } from 'assert';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { COMMANDS, VIEWS } from '../../../src/constants';
-import { describeNode } from '../../../src/views/groupTreeModel';
+import { describeNode } from '../../../src/views/groupTreeRows';
 import { nodeIds, type TreeNode } from '../../../src/views/treeNodes';
 import type { SimulatedConsumerInfo } from '../../../src/simulator/control';
 import { groupDetail, member, summaryOf } from './fakeSource';
