@@ -172,7 +172,7 @@ export function registerResetCommands({ registry, view, log, context, prompts = 
           if (commandConfig) {
             // Not awaited: the offer may stay unanswered for as long as the user likes.
             offerCommandConfig(commandConfig, target.source.label).then(undefined, (e: unknown) => {
-              log.error('Saving the client properties failed:', e instanceof Error ? e : String(e));
+              log.error('Saving the client properties failed:', e instanceof Error ? e : errorMessage(e));
               void vscode.window.showErrorMessage(`Saving the client properties failed: ${errorMessage(e)}`);
             });
           }
