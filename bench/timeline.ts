@@ -12,7 +12,7 @@
 import { performance } from 'node:perf_hooks';
 import { buildTimeline } from '../src/timeline/timelineModel';
 import { encodeEvents } from '../src/webview/eventColumns';
-import type { HostToWebviewMessage } from '../src/webview/protocol';
+import type { HostToWebviewMessage } from '../src/webview/timelineProtocol';
 import { manyEvents } from '../test/webview/sampleEvents';
 import type { Page } from 'playwright-core';
 import { openTimeline } from '../test/webview/timelinePage';

@@ -3,14 +3,15 @@ import * as vscode from 'vscode';
 import { registerConnectionCommands } from './commands/connectionCommands';
 import { registerExposeCommands } from './commands/exposeCommands';
 import { SimulatorExposures } from './commands/simulatorExposures';
-import { registerOffsetCommands } from './commands/offsetCommands';
+import { registerGroupAdminCommands } from './commands/groupAdminCommands';
 import { registerSimulatorCommands } from './commands/simulatorCommands';
 import { registerViewCommands } from './commands/viewCommands';
-import { ConnectionStore } from './views/connectionStore';
+import { ConnectionStore } from './sources/connectionStore';
 import { createGroupsView } from './views/groupsView';
-import { manageKafkaSources } from './views/kafkaSources';
-import { manageSimulatorSource } from './views/simulatorSetting';
-import { SourceRegistry } from './views/sourceRegistry';
+import { manageKafkaSources } from './sources/kafkaSources';
+import { manageSimulatorSource } from './sources/simulatorSetting';
+import { SourceRegistry } from './sources/sourceRegistry';
+import { registerResetCommands } from './reset/resetCommands';
 import { registerTimelineCommands } from './webview/registerTimeline';
 
 let registry: SourceRegistry | undefined;
@@ -40,7 +41,8 @@ export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
     ...registerSimulatorCommands({ registry: sources, view, log }),
     ...registerConnectionCommands(connections, log),
     ...registerExposeCommands(sources, log, exposures),
-    ...registerOffsetCommands({ registry: sources, view, log, context, exposures }),
+    ...registerResetCommands({ registry: sources, view, log, context, exposures }),
+    ...registerGroupAdminCommands({ registry: sources, view, log, context }),
   );
   registerTimelineCommands(
     context,

@@ -5,7 +5,7 @@
  */
 import { connectionConfigProblems, parseBootstrapServers, type ConnectionConfig, type SaslMechanism, type Secrets } from '../kafka/connection';
 import { newConnectionId } from '../kafka/connectionSettings';
-import { sameServers } from '../views/bootstrapServers';
+import { sameServers } from '../sources/bootstrapServers';
 import type { InputOptions, Prompts } from './simulatorPrompts';
 
 export interface ConnectionDraft {

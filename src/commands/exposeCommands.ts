@@ -5,9 +5,9 @@
 import * as vscode from 'vscode';
 import { SimKafkaServer } from '../simulator/server/kafkaServer';
 import { SimSource } from '../simulator/simSource';
-import type { SourceRegistry } from '../views/sourceRegistry';
+import type { SourceRegistry } from '../sources/sourceRegistry';
 import type { TreeNode } from '../views/treeNodes';
-import { COMMANDS } from './commandIds';
+import { COMMANDS } from '../constants';
 import { registerReportingCommand } from './commandRunner';
 import type { Prompts } from './simulatorPrompts';
 import type { SimulatorExposures } from './simulatorExposures';

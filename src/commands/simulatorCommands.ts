@@ -5,9 +5,9 @@
 import * as vscode from 'vscode';
 import type { ProducerSpec, SimulatorControl } from '../simulator/control';
 import type { GroupsView } from '../views/groupsView';
-import type { SourceRegistry } from '../views/sourceRegistry';
+import type { SourceRegistry } from '../sources/sourceRegistry';
 import type { TreeNode } from '../views/treeNodes';
-import { COMMANDS } from './commandIds';
+import { COMMANDS } from '../constants';
 import { registerReportingCommand } from './commandRunner';
 import { promptConsumerSpec, promptNewGroup, promptPauseMs, promptProducer, promptTopic, type Prompts } from './simulatorPrompts';
 import { consumerForNode, simulatorForNode, type SimulatorTarget } from './simulatorTargets';

@@ -4,7 +4,7 @@
  * `listConsumers(groupId)` at the moment the command runs, so a row that went stale gives a clear error.
  */
 import type { SimulatedConsumerInfo, SimulatorControl } from '../simulator/control';
-import type { SourceRegistry } from '../views/sourceRegistry';
+import type { SourceRegistry } from '../sources/sourceRegistry';
 import type { TreeNode } from '../views/treeNodes';
 
 export interface SimulatorTarget {

@@ -2,7 +2,7 @@
 import type * as vscode from 'vscode';
 import type { GroupsView } from '../views/groupsView';
 import type { TreeNode } from '../views/treeNodes';
-import { COMMANDS } from './commandIds';
+import { COMMANDS } from '../constants';
 import { registerReportingCommand } from './commandRunner';
 
 export function registerViewCommands(view: GroupsView, log: vscode.LogOutputChannel): vscode.Disposable[] {

@@ -2,6 +2,9 @@
  * What the editor's simulator commands may do to a running simulation. The engine implements it;
  * `src/commands/` calls it through `SimSource.control`. No editor types here.
  */
+import type { SimulatedConsumerInfo } from '../model/simulatedConsumer';
+
+export type { SimulatedConsumerInfo, SimulatedConsumerStatus } from '../model/simulatedConsumer';
 
 export type AssignorName = 'range' | 'roundrobin' | 'sticky' | 'cooperative-sticky';
 
@@ -31,21 +34,6 @@ export interface ConsumerSpec {
   enableAutoCommit?: boolean;
   /** auto.commit.interval.ms; default 5000. */
   autoCommitIntervalMs?: number;
-}
-
-export type SimulatedConsumerStatus = 'running' | 'paused' | 'stopped' | 'crashed';
-
-export interface SimulatedConsumerInfo {
-  /** Handle used by the control calls; stable across restarts. */
-  handle: string;
-  groupId: string;
-  clientId: string;
-  groupInstanceId: string | null;
-  /** Member id the coordinator gave it, or null before it joined / after it left. */
-  memberId: string | null;
-  status: SimulatedConsumerStatus;
-  /** Why a fatal error stopped it (e.g. FENCED_INSTANCE_ID), when one did. */
-  error?: string;
 }
 
 export interface ProducerSpec {

@@ -3,7 +3,7 @@
  * partitions nobody owns, and (simulator only) the stopped consumers that could be restarted.
  */
 import type { GroupDetail, PartitionOffsets, TopicPartition } from '../model/types';
-import type { SimulatedConsumerInfo } from '../simulator/control';
+import type { SimulatedConsumerInfo } from '../model/simulatedConsumer';
 import { nodeIds, type MemberNode, type SourceKind, type TreeNode } from './treeNodes';
 
 function tpKey(tp: TopicPartition): string {

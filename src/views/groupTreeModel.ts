@@ -1,409 +1,379 @@
 /**
- * Turns tree nodes into what a tree row shows: label, description, tooltip markdown, contextValue and icon.
- * No editor types, so every string the user sees is unit-tested in plain Node; the provider only copies
- * these descriptors onto TreeItems.
+ * The tree's model: loads each cluster's group list, keeps the last good snapshot while a reload runs
+ * (so rows do not flicker), and says which node changed. Group details are fetched when a group is
+ * expanded. A cluster that failed to load is retried on its own with exponential backoff, or, after an
+ * authentication or authorization failure, only when the user asks. No editor types: the provider adapts
+ * this to a TreeDataProvider.
  */
-import type { GroupState, GroupSummary, Member, PartitionOffsets } from '../model/types';
-import type { SimulatedConsumerInfo } from '../simulator/control';
-import { markdownFields } from './markdown';
-import type {
-  ClusterNode,
-  ConsumerNode,
-  GroupNode,
-  MemberNode,
-  MessageNode,
-  NextRetry,
-  PartitionNode,
-  SourceKind,
-  StoppedConsumersNode,
-  TreeNode,
-  UnassignedNode,
-} from './treeNodes';
+import type { Unsubscribe } from '../model/clusterSource';
+import { groupChildren, partitionChildren } from './groupChildren';
+import { LoadRetries, type LoadRetriesOptions } from './loadRetries';
+import type { TreeSources } from './treeSources';
+import type { ClusterInfo, GroupSummary } from '../model/types';
+import { nodeIds, type ClusterLoadState, type ClusterNode, type GroupNode, type MessageNode, type TreeNode } from './treeNodes';
+import { errorMessage } from '../protocol/errors';
 
-/** A codicon id and an optional theme colour id. */
-export interface IconDescriptor {
-  id: string;
-  color?: string;
+export interface GroupTreeModelOptions {
+  /** Called when a source pushes "something changed"; the caller decides when to reload. */
+  onSourceChanged?: (sourceId: string) => void;
+  /** A failed cluster's automatic retry is due; the caller decides when it runs (default: reload it at once). */
+  onRetryDue?: (sourceId: string) => void;
+  /** Load failures, for the output channel. */
+  logError?: (message: string) => void;
+  /** Timers, clock and backoff of the automatic retries; injectable so tests drive time by hand. */
+  retries?: LoadRetriesOptions;
 }
 
-export interface NodeDescriptor {
-  label: string;
-  description?: string;
-  /** Markdown; every value from the cluster is escaped. */
-  tooltip?: string;
-  contextValue: string;
-  icon: IconDescriptor;
-  collapsible: 'none' | 'collapsed' | 'expanded';
-  /** Command run when the row is clicked; the node itself is its argument. */
-  command?: { id: string; title: string };
+interface RunningLoad {
+  running: Promise<void>;
+  /** A reload was requested while this one ran: run once more when it ends. */
+  again: boolean;
+  /** The next round is the user's (see refresh()). */
+  manual: boolean;
 }
 
-/** Command run by clicking an error row that can be retried; also contributed as an inline action. */
-export const RETRY_COMMAND_ID = 'kafkaGroupLens.retry';
-
-const numberFormat = new Intl.NumberFormat('en-US');
-
-/** Thousands-grouped, or "-" when unknown, as `kafka-consumer-groups.sh` prints missing values. */
-export function formatCount(value: number | null | undefined): string {
-  return value == null ? '-' : numberFormat.format(value);
+export interface LoadCounts {
+  /** Loads a user asked for (Refresh, Retry), which re-read every row of the cluster. */
+  full: number;
+  /** Loads started by the refresh interval, a source's change push or a due retry. */
+  background: number;
 }
 
-function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${formatCount(count)} ${count === 1 ? singular : pluralForm}`;
-}
+export class GroupTreeModel {
+  private readonly clusters = new Map<string, ClusterNode>();
+  /** Group rows per source, by group id: the same objects across reloads (see GroupNode.summary). */
+  private readonly groupNodes = new Map<string, Map<string, GroupNode>>();
+  private readonly sourceSubscriptions = new Map<string, Unsubscribe>();
+  private readonly loads = new Map<string, RunningLoad>();
+  /** Loads finished per source, user-requested (full) and background: what the extension-host tests check. */
+  private readonly finishedLoads = new Map<string, LoadCounts>();
+  private readonly listeners = new Set<(node: TreeNode | undefined) => void>();
+  private readonly parents = new WeakMap<TreeNode, TreeNode>();
+  private readonly retries: LoadRetries;
+  private readonly unsubscribeRegistry: Unsubscribe;
 
-/** "sim" or "kafka": the contextValue segment menus use to offer simulator-only commands. */
-function kindSegment(kind: SourceKind): string {
-  return kind === 'simulator' ? 'sim' : 'kafka';
-}
-
-const REBALANCING_STATES: ReadonlySet<GroupState> = new Set(['PreparingRebalance', 'CompletingRebalance', 'Assigning', 'Reconciling']);
-
-export function groupStateIcon(state: GroupState): IconDescriptor {
-  if (state === 'Stable') {
-    return { id: 'pass', color: 'testing.iconPassed' };
+  constructor(
+    private readonly registry: TreeSources,
+    private readonly options: GroupTreeModelOptions = {},
+  ) {
+    this.retries = new LoadRetries((sourceId) => this.retryDue(sourceId), options.retries);
+    this.unsubscribeRegistry = registry.onDidChangeSources(() => this.syncSources());
+    this.syncSources();
   }
-  if (REBALANCING_STATES.has(state)) {
-    return { id: 'sync', color: 'charts.yellow' };
-  }
-  if (state === 'Empty') {
-    return { id: 'circle-outline', color: 'disabledForeground' };
-  }
-  if (state === 'Dead') {
-    return { id: 'error', color: 'errorForeground' };
-  }
-  return { id: 'question' };
-}
 
-function describeCluster(node: ClusterNode): NodeDescriptor {
-  const kind = kindSegment(node.sourceKind);
-  const base = { label: node.label, collapsible: 'expanded' as const };
-  const kindText = node.sourceKind === 'simulator' ? 'simulator' : 'Kafka';
-  const icon = { id: node.sourceKind === 'simulator' ? 'beaker' : 'server-environment' };
-  switch (node.state.status) {
-    case 'idle':
-    case 'loading':
-      return { ...base, description: `${kindText} · loading…`, contextValue: `kgl:cluster:${kind}:loading`, icon };
-    case 'error': {
-      const retry = retryTexts(node.state.nextRetry);
-      return {
-        ...base,
-        // The reason itself, so "connection refused" or "authentication failed" reads without a hover.
-        description: `${kindText} · ${firstLine(node.state.message)}${retry ? ` · ${retry.short}` : ''}`,
-        tooltip: markdownFields(node.label, [['Error', node.state.message], ...(retry ? [['Next attempt', retry.long] as [string, string]] : [])]),
-        contextValue: `kgl:cluster:${kind}:error`,
-        icon: { id: 'error', color: 'errorForeground' },
-      };
+  /** `undefined` means the whole tree changed. */
+  onDidChange(listener: (node: TreeNode | undefined) => void): Unsubscribe {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** One node per registered source; empty when there is none, so the view's welcome content shows. */
+  roots(): ClusterNode[] {
+    return [...this.clusters.values()];
+  }
+
+  async children(node?: TreeNode): Promise<TreeNode[]> {
+    const children = await this.computeChildren(node);
+    if (node) {
+      for (const child of children) {
+        this.parents.set(child, node);
+      }
     }
-    case 'loaded': {
-      const { info, groups } = node.state;
-      const brokers = info.brokers.map((b) => `${b.nodeId} ${b.host}:${b.port}`).join(', ');
-      return {
-        ...base,
-        description: `${kindText} · ${plural(info.brokers.length, 'broker')} · ${plural(groups.length, 'group')}`,
-        tooltip: markdownFields(node.label, [
-          ['Cluster id', info.clusterId],
-          ['Controller', info.controllerId == null ? '-' : String(info.controllerId)],
-          ['Brokers', brokers || '-'],
-        ]),
-        contextValue: `kgl:cluster:${kind}:loaded`,
-        icon,
-      };
+    return children;
+  }
+
+  parent(node: TreeNode): TreeNode | undefined {
+    return this.parents.get(node);
+  }
+
+  /**
+   * Reloads one cluster, or all of them. A `manual` reload (the user's Refresh or Retry, or after a
+   * command) reports each cluster node (its whole subtree is re-read), shows "loading…" over an error
+   * and tries a failed cluster at once. An automatic one (interval, push, due retry) reports only the rows
+   * whose figures changed, never shows "loading…" over what is shown, and skips a failed cluster until
+   * its retry is due, or for good when it waits for the user.
+   */
+  async refresh(sourceId?: string, manual = false): Promise<void> {
+    const targets = sourceId === undefined ? this.roots() : [this.clusters.get(sourceId)].filter((n) => n !== undefined);
+    await Promise.all(targets.map((node) => this.reload(node, manual)));
+  }
+
+  /** How many loads of a source have finished so far, by kind. */
+  loadCounts(sourceId: string): LoadCounts {
+    return { ...(this.finishedLoads.get(sourceId) ?? { full: 0, background: 0 }) };
+  }
+
+  dispose(): void {
+    this.retries.dispose();
+    this.unsubscribeRegistry();
+    for (const unsubscribe of this.sourceSubscriptions.values()) {
+      unsubscribe();
+    }
+    this.sourceSubscriptions.clear();
+    this.listeners.clear();
+  }
+
+  private async computeChildren(node?: TreeNode): Promise<TreeNode[]> {
+    if (!node) {
+      return this.roots();
+    }
+    switch (node.kind) {
+      case 'cluster':
+        return this.clusterChildren(node);
+      case 'group':
+        return this.groupChildren(node);
+      case 'member':
+        return partitionChildren(node.id, node.partitions, true);
+      case 'unassigned':
+        return partitionChildren(node.id, node.partitions, false);
+      case 'stoppedConsumers':
+        return node.consumers.map((consumer) => ({
+          kind: 'consumer',
+          id: nodeIds.consumer(node.sourceId, consumer.groupId, consumer.handle),
+          sourceId: node.sourceId,
+          consumer,
+        }));
+      case 'partition':
+      case 'consumer':
+      case 'message':
+        return [];
+    }
+  }
+
+  private clusterChildren(node: ClusterNode): TreeNode[] {
+    const state = node.state;
+    switch (state.status) {
+      case 'idle':
+        void this.reload(node);
+        return [loadingRow(node.id)];
+      case 'loading':
+        return [loadingRow(node.id)];
+      case 'error':
+        return [errorRow(node.id, `Failed to load consumer groups: ${state.message}`, node.sourceId)];
+      case 'loaded':
+        if (!state.groups.length) {
+          return [{ kind: 'message', id: nodeIds.message(node.id, 'empty'), severity: 'info', text: 'No consumer groups' }];
+        }
+        return state.groups.map((summary) => this.groupNode(node, summary));
+    }
+  }
+
+  /** The row object of a group, created once per source and group id. */
+  private groupNode(cluster: ClusterNode, summary: GroupSummary): GroupNode {
+    let nodes = this.groupNodes.get(cluster.sourceId);
+    if (!nodes) {
+      nodes = new Map();
+      this.groupNodes.set(cluster.sourceId, nodes);
+    }
+    let node = nodes.get(summary.groupId);
+    if (!node) {
+      node = { kind: 'group', id: nodeIds.group(cluster.sourceId, summary.groupId), sourceId: cluster.sourceId, sourceKind: cluster.sourceKind, summary };
+      nodes.set(summary.groupId, node);
+    }
+    node.summary = summary;
+    return node;
+  }
+
+  /**
+   * After a reload: the group rows whose figures changed, when the cluster's own row and its list of
+   * groups did not; undefined when the cluster row itself must be refreshed.
+   */
+  private changedGroupsOnly(cluster: ClusterNode, before: ClusterLoadState): GroupNode[] | undefined {
+    const after = cluster.state;
+    if (before.status !== 'loaded' || after.status !== 'loaded') {
+      return undefined;
+    }
+    const sameCluster =
+      JSON.stringify(before.info) === JSON.stringify(after.info) &&
+      before.groups.length === after.groups.length &&
+      before.groups.every((g, i) => g.groupId === after.groups[i].groupId);
+    const nodes = this.groupNodes.get(cluster.sourceId);
+    if (!sameCluster || !nodes) {
+      return undefined;
+    }
+    const changed: GroupNode[] = [];
+    after.groups.forEach((summary, i) => {
+      const node = nodes.get(summary.groupId);
+      if (node && JSON.stringify(before.groups[i]) !== JSON.stringify(summary)) {
+        node.summary = summary;
+        changed.push(node);
+      }
+    });
+    return changed;
+  }
+
+  private async groupChildren(node: GroupNode): Promise<TreeNode[]> {
+    const { groupId, error } = node.summary;
+    if (error) {
+      return [errorRow(node.id, `Failed to load group: ${error}`, node.sourceId)];
+    }
+    const entry = this.registry.get(node.sourceId);
+    if (!entry) {
+      return [];
+    }
+    try {
+      const detail = await entry.source.describeGroup(groupId);
+      const consumers = entry.control ? entry.control.listConsumers(groupId) : [];
+      return groupChildren({ sourceId: node.sourceId, sourceKind: node.sourceKind, detail, consumers });
+    } catch (e) {
+      this.options.logError?.(`Describing group "${groupId}" on ${entry.source.label} failed: ${errorMessage(e)}`);
+      return [errorRow(node.id, `Failed to describe group: ${errorMessage(e)}`, node.sourceId)];
+    }
+  }
+
+  private reload(node: ClusterNode, manual = false): Promise<void> {
+    const current = this.loads.get(node.sourceId);
+    if (current) {
+      current.again = true;
+      current.manual ||= manual;
+      return current.running;
+    }
+    if (!manual && !this.automaticLoadAllowed(node)) {
+      return Promise.resolve();
+    }
+    const load: RunningLoad = { running: Promise.resolve(), again: false, manual };
+    // Registered before it starts, so that its end (which may come before the first await) unregisters it.
+    this.loads.set(node.sourceId, load);
+    load.running = (async () => {
+      try {
+        do {
+          load.again = false;
+          const manualRound = load.manual;
+          load.manual = false;
+          if (!manualRound && !this.automaticLoadAllowed(node)) {
+            break;
+          }
+          await this.loadOnce(node, manualRound);
+          this.countLoad(node.sourceId, manualRound);
+        } while (load.again && this.clusters.get(node.sourceId) === node);
+      } finally {
+        this.loads.delete(node.sourceId);
+      }
+    })();
+    return load.running;
+  }
+
+  private countLoad(sourceId: string, full: boolean): void {
+    const counts = this.finishedLoads.get(sourceId) ?? { full: 0, background: 0 };
+    counts[full ? 'full' : 'background']++;
+    this.finishedLoads.set(sourceId, counts);
+  }
+
+  /** An automatic load may not run while a failed cluster waits for its retry time, or for the user. */
+  private automaticLoadAllowed(node: ClusterNode): boolean {
+    return node.state.status !== 'error' || this.retries.allowsAutomaticLoad(node.state.nextRetry);
+  }
+
+  private retryDue(sourceId: string): void {
+    if (!this.clusters.has(sourceId)) {
+      return;
+    }
+    if (this.options.onRetryDue) {
+      this.options.onRetryDue(sourceId);
+    } else {
+      this.refresh(sourceId).catch((e: unknown) => this.options.logError?.(`Retrying ${sourceId} failed: ${errorMessage(e)}`));
+    }
+  }
+
+  private async loadOnce(node: ClusterNode, manual: boolean): Promise<void> {
+    const entry = this.registry.get(node.sourceId);
+    if (!entry) {
+      return;
+    }
+    // The first load, and the user's retry after an error, show the loading row; every other load keeps
+    // what is on screen (the last snapshot, or the error with its retry time) until it ends.
+    const wasError = node.state.status === 'error';
+    if (node.state.status === 'idle' || (manual && wasError)) {
+      node.state = { status: 'loading' };
+      if (wasError) {
+        this.emit(node);
+      }
+    }
+    const before = node.state;
+    let loaded: { info: ClusterInfo; groups: GroupSummary[] } | undefined;
+    let failure: unknown;
+    try {
+      const [info, groups] = await Promise.all([entry.source.describeCluster(), entry.source.listGroups()]);
+      groups.sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0));
+      loaded = { info, groups };
+    } catch (e) {
+      this.options.logError?.(`Loading consumer groups of ${entry.source.label} failed: ${errorMessage(e)}`);
+      failure = e;
+    }
+    if (this.clusters.get(node.sourceId) !== node) {
+      return;
+    }
+    if (loaded) {
+      this.retries.forget(node.sourceId);
+      node.state = { status: 'loaded', ...loaded };
+    } else {
+      node.state = { status: 'error', message: errorMessage(failure), nextRetry: this.retries.failed(node.sourceId, failure) };
+    }
+    const changedGroups = manual ? undefined : this.changedGroupsOnly(node, before);
+    if (changedGroups) {
+      changedGroups.forEach((group) => this.emit(group));
+    } else {
+      this.forgetGroupsNotIn(node);
+      this.emit(node);
+    }
+  }
+
+  /** Drops the row objects of groups that are gone, so a group that comes back gets a fresh row. */
+  private forgetGroupsNotIn(cluster: ClusterNode): void {
+    const nodes = this.groupNodes.get(cluster.sourceId);
+    if (!nodes) {
+      return;
+    }
+    const present = new Set(cluster.state.status === 'loaded' ? cluster.state.groups.map((g) => g.groupId) : []);
+    for (const groupId of [...nodes.keys()]) {
+      if (!present.has(groupId)) {
+        nodes.delete(groupId);
+      }
+    }
+  }
+
+  /** Keeps one cluster node per registered source (same object while registered) and one push subscription each. */
+  private syncSources(): void {
+    const registered = new Map(this.registry.list().map((e) => [e.source.id, e.source]));
+    for (const id of [...this.clusters.keys()]) {
+      if (!registered.has(id)) {
+        this.clusters.delete(id);
+        this.groupNodes.delete(id);
+        this.retries.forget(id);
+        this.sourceSubscriptions.get(id)?.();
+        this.sourceSubscriptions.delete(id);
+      }
+    }
+    const ordered = new Map<string, ClusterNode>();
+    for (const [id, source] of registered) {
+      let node = this.clusters.get(id);
+      if (!node) {
+        node = { kind: 'cluster', id: nodeIds.cluster(id), sourceId: id, sourceKind: source.kind, label: source.label, state: { status: 'idle' } };
+        const onSourceChanged = this.options.onSourceChanged;
+        if (source.onDidChange && onSourceChanged) {
+          this.sourceSubscriptions.set(id, source.onDidChange(() => onSourceChanged(id)));
+        }
+      }
+      ordered.set(id, node);
+    }
+    this.clusters.clear();
+    for (const [id, node] of ordered) {
+      this.clusters.set(id, node);
+    }
+    this.emit(undefined);
+  }
+
+  private emit(node: TreeNode | undefined): void {
+    for (const listener of [...this.listeners]) {
+      listener(node);
     }
   }
 }
 
-/** hh:mm:ss in local time: an absolute time stays true on a row that is not re-rendered every second. */
-export function formatClockTime(epochMs: number): string {
-  const date = new Date(epochMs);
-  return [date.getHours(), date.getMinutes(), date.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+function loadingRow(parentId: string): MessageNode {
+  return { kind: 'message', id: nodeIds.message(parentId, 'loading'), severity: 'loading', text: 'Loading consumer groups…' };
 }
 
-/** What a failed cluster's row says about its next attempt: in the description (short) and the tooltip (long). */
-function retryTexts(nextRetry: NextRetry | undefined): { short: string; long: string } | undefined {
-  if (!nextRetry) {
-    return undefined;
-  }
-  if (nextRetry.kind === 'user') {
-    return {
-      short: 'no automatic retry',
-      long: 'only when you retry, refresh or edit the connection: a rejected login is not retried automatically, so the account is not locked',
-    };
-  }
-  const at = formatClockTime(nextRetry.at);
-  return { short: `retry at ${at}`, long: `automatic retry at ${at} (Retry tries now)` };
-}
-
-/** "Stable · 3 members · lag 1,204". */
-export function groupDescription(summary: GroupSummary): string {
-  if (summary.error) {
-    return `${summary.state} · error`;
-  }
-  const pending = summary.pendingTransactionalPartitions ? ` · ${plural(summary.pendingTransactionalPartitions, 'pending transactional offset')}` : '';
-  return `${summary.state} · ${plural(summary.memberCount, 'member')} · lag ${formatCount(summary.totalLag)}${pending}`;
-}
-
-function groupContextValue(kind: SourceKind, summary: GroupSummary): string {
-  let value = `kgl:group:${kindSegment(kind)}:${summary.state}`;
-  if (summary.error) {
-    value += ':error';
-  }
-  if (summary.totalLag != null && summary.totalLag > 0) {
-    value += ':hasLag';
-  }
-  return value;
-}
-
-function describeGroup(node: GroupNode): NodeDescriptor {
-  const s = node.summary;
-  const coordinator = s.coordinator ? `${s.coordinator.nodeId} ${s.coordinator.host}:${s.coordinator.port}` : '-';
-  const fields: Array<[string, string]> = [
-    ['State', s.state],
-    ['Assignor', s.assignor || '-'],
-    // A classic group's generation on a real cluster is known only from its __consumer_offsets records:
-    // no row rather than a wrong figure.
-    ...(s.generation === undefined ? [] : [['Generation', String(s.generation)] as [string, string]]),
-    ['Coordinator', coordinator],
-    ['Protocol type', s.protocolType || '-'],
-    ['Group type', s.groupType],
-  ];
-  if (s.error) {
-    fields.push(['Error', s.error]);
-  }
-  return {
-    label: s.groupId,
-    description: groupDescription(s),
-    tooltip: markdownFields(s.groupId, fields),
-    contextValue: groupContextValue(node.sourceKind, s),
-    icon: s.error ? { id: 'warning', color: 'problemsWarningIcon.foreground' } : groupStateIcon(s.state),
-    collapsible: 'collapsed',
-  };
-}
-
-/** Segment naming what a simulated consumer can do: running, paused, stopped, crashed, or "unmatched". */
-function consumerStatusSegment(consumer: SimulatedConsumerInfo | undefined): string {
-  return consumer ? consumer.status : 'unmatched';
-}
-
-/** "stopped (FENCED_INSTANCE_ID)" when a fatal error stopped it, else just the status. */
-function consumerStatusText(consumer: SimulatedConsumerInfo): string {
-  return consumer.error ? `${consumer.status} (${consumer.error})` : consumer.status;
-}
-
-function membershipSegment(groupInstanceId: string | null): 'static' | 'dynamic' {
-  return groupInstanceId == null ? 'dynamic' : 'static';
-}
-
-export function memberDescription(member: Member, consumer?: SimulatedConsumerInfo): string {
-  const parts: string[] = [];
-  if (member.groupInstanceId != null) {
-    parts.push(`static: ${member.groupInstanceId}`);
-  }
-  if (member.clientHost) {
-    parts.push(member.clientHost);
-  }
-  if (consumer && consumer.status !== 'running') {
-    parts.push(consumer.status);
-  }
-  return parts.join(' · ');
-}
-
-function describeMember(node: MemberNode): NodeDescriptor {
-  const m = node.member;
-  const membership = membershipSegment(m.groupInstanceId);
-  let contextValue = `kgl:member:${kindSegment(node.sourceKind)}:${membership}`;
-  if (node.sourceKind === 'simulator') {
-    contextValue += `:${consumerStatusSegment(node.consumer)}`;
-  }
-  const fields: Array<[string, string]> = [
-    ['Member id', m.memberId],
-    ['Group instance id', m.groupInstanceId ?? '- (dynamic member)'],
-    ['Client id', m.clientId || '-'],
-    ['Host', m.clientHost || '-'],
-    ['Subscription', m.subscription.length ? m.subscription.join(', ') : '-'],
-    ['Assigned partitions', String(m.assignment.length)],
-  ];
-  if (node.consumer) {
-    fields.push(['Simulated consumer', consumerStatusText(node.consumer)]);
-  }
-  const crashedOrPaused = node.consumer && node.consumer.status !== 'running';
-  return {
-    label: m.clientId || m.memberId,
-    description: memberDescription(m, node.consumer),
-    tooltip: markdownFields(m.clientId || m.memberId, fields),
-    contextValue,
-    icon: { id: membership === 'static' ? 'pinned' : 'account', color: crashedOrPaused ? 'charts.yellow' : undefined },
-    collapsible: node.partitions.length ? 'collapsed' : 'none',
-  };
-}
-
-/**
- * "committed 120 · end 150 · lag 30"; read_committed groups add the lag against the last stable
- * offset ("· LSO lag 0"), lag that is only transaction markers says so, and a pending
- * sendOffsetsToTransaction offset is shown.
- */
-export function partitionDescription(p: PartitionOffsets): string {
-  const markerNote = (lag: number | null | undefined) =>
-    p.markerOnlyLag && lag ? ` (${lag === 1 ? 'transaction marker only' : 'transaction markers only'})` : '';
-  const parts = [`committed ${formatCount(p.committedOffset)}`, `end ${formatCount(p.logEndOffset)}`];
-  if (p.lastStableLag != null) {
-    parts.push(`lag ${formatCount(p.lag)}`, `LSO lag ${formatCount(p.lastStableLag)}${markerNote(p.lastStableLag)}`);
-  } else {
-    parts.push(`lag ${formatCount(p.lag)}${markerNote(p.lag)}`);
-  }
-  if (p.pendingTransactionalOffset != null) {
-    parts.push(`pending txn ${formatCount(p.pendingTransactionalOffset)}`);
-  }
-  return parts.join(' · ');
-}
-
-/** Behind means records left to read: against the LSO for read_committed groups, and not just markers. */
-function isBehind(p: PartitionOffsets): boolean {
-  const lag = p.lastStableLag ?? p.lag;
-  return lag != null && lag > 0 && !p.markerOnlyLag;
-}
-
-export function partitionLabel(p: { topic: string; partition: number }): string {
-  return `${p.topic}-${p.partition}`;
-}
-
-function describePartition(node: PartitionNode): NodeDescriptor {
-  const p = node.offsets;
-  const hasLag = isBehind(p);
-  const fields: Array<[string, string]> = [
-    ['Topic', p.topic],
-    ['Partition', String(p.partition)],
-    ['Committed offset', formatCount(p.committedOffset)],
-    ['Log start offset', formatCount(p.logStartOffset)],
-    ['Log end offset', formatCount(p.logEndOffset)],
-  ];
-  if (p.lastStableOffset !== undefined) {
-    fields.push(['Last stable offset', formatCount(p.lastStableOffset)]);
-  }
-  fields.push(['Lag', formatCount(p.lag)]);
-  if (p.lastStableLag != null) {
-    fields.push(['Lag to last stable offset (read_committed)', formatCount(p.lastStableLag)]);
-  }
-  if (p.markerOnlyLag) {
-    fields.push(['Remaining lag', 'transaction markers only: nothing left to read']);
-  }
-  if (p.pendingTransactionalOffset != null) {
-    fields.push(['Pending transactional offset', formatCount(p.pendingTransactionalOffset)]);
-  }
-  fields.push(['Owner', p.ownerMemberId ?? '-']);
-  if (p.commitMetadata) {
-    fields.push(['Commit metadata', p.commitMetadata]);
-  }
-  return {
-    label: partitionLabel(p),
-    description: partitionDescription(p),
-    tooltip: markdownFields(partitionLabel(p), fields),
-    contextValue: `kgl:partition:${node.assigned ? 'assigned' : 'unassigned'}${hasLag ? ':hasLag' : ''}`,
-    icon: { id: 'symbol-array', color: hasLag ? 'charts.orange' : undefined },
-    collapsible: 'none',
-  };
-}
-
-function sumLag(partitions: PartitionOffsets[]): number | null {
-  const known = partitions.filter((p) => p.lag != null);
-  return known.length ? known.reduce((sum, p) => sum + (p.lag ?? 0), 0) : null;
-}
-
-/** A row that only groups other rows: its tooltip explains what is inside. */
-function folderDescriptor(label: string, description: string, meaning: string, contextValue: string, iconId: string): NodeDescriptor {
-  return {
-    label,
-    description,
-    tooltip: markdownFields(label, [['Meaning', meaning]]),
-    contextValue,
-    icon: { id: iconId },
-    collapsible: 'collapsed',
-  };
-}
-
-function describeUnassigned(node: UnassignedNode): NodeDescriptor {
-  return folderDescriptor(
-    'Unassigned committed partitions',
-    `${plural(node.partitions.length, 'partition')} · lag ${formatCount(sumLag(node.partitions))}`,
-    'The group has committed offsets for these partitions but no current member owns them.',
-    'kgl:unassigned',
-    'circle-slash',
-  );
-}
-
-function describeStoppedConsumers(node: StoppedConsumersNode): NodeDescriptor {
-  return folderDescriptor(
-    'Stopped consumers',
-    plural(node.consumers.length, 'consumer'),
-    'Simulated consumers of this group that are stopped or crashed and no longer members.',
-    'kgl:stoppedConsumers',
-    'debug-stop',
-  );
-}
-
-function describeConsumer(node: ConsumerNode): NodeDescriptor {
-  const c = node.consumer;
-  const membership = membershipSegment(c.groupInstanceId);
-  const descriptionParts: string[] = [consumerStatusText(c)];
-  if (c.groupInstanceId != null) {
-    descriptionParts.unshift(`static: ${c.groupInstanceId}`);
-  }
-  return {
-    label: c.clientId || c.handle,
-    description: descriptionParts.join(' · '),
-    tooltip: markdownFields(c.clientId || c.handle, [
-      ['Client id', c.clientId || '-'],
-      ['Group instance id', c.groupInstanceId ?? '- (dynamic member)'],
-      ['Status', consumerStatusText(c)],
-      ['Simulator handle', c.handle],
-    ]),
-    contextValue: `kgl:consumer:sim:${membership}:${c.status}`,
-    icon: { id: membership === 'static' ? 'pinned' : 'account', color: 'disabledForeground' },
-    collapsible: 'none',
-  };
-}
-
-function describeMessage(node: MessageNode): NodeDescriptor {
-  const icons: Record<MessageNode['severity'], IconDescriptor> = {
-    info: { id: 'info' },
-    loading: { id: 'loading~spin' },
-    error: { id: 'error', color: 'errorForeground' },
-  };
-  const retry = node.retrySourceId !== undefined;
-  return {
-    label: node.text,
-    description: retry ? 'click to retry' : undefined,
-    tooltip: markdownFields(node.severity === 'error' ? 'Error' : 'Kafka Group Lens', [['Message', node.text]]),
-    contextValue: `kgl:message:${node.severity}${retry ? ':retry' : ''}`,
-    icon: icons[node.severity],
-    collapsible: 'none',
-    command: retry ? { id: RETRY_COMMAND_ID, title: 'Retry' } : undefined,
-  };
-}
-
-export function describeNode(node: TreeNode): NodeDescriptor {
-  switch (node.kind) {
-    case 'cluster':
-      return describeCluster(node);
-    case 'group':
-      return describeGroup(node);
-    case 'member':
-      return describeMember(node);
-    case 'partition':
-      return describePartition(node);
-    case 'unassigned':
-      return describeUnassigned(node);
-    case 'stoppedConsumers':
-      return describeStoppedConsumers(node);
-    case 'consumer':
-      return describeConsumer(node);
-    case 'message':
-      return describeMessage(node);
-  }
-}
-
-/** The first line of a message, shortened for a row's description. */
-function firstLine(message: string, max = 120): string {
-  const line = message.split('\n', 1)[0].trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+function errorRow(parentId: string, text: string, retrySourceId: string): MessageNode {
+  return { kind: 'message', id: nodeIds.message(parentId, 'error'), severity: 'error', text, retrySourceId };
 }

@@ -1,13 +1,11 @@
 /**
  * The VS Code face of the consumer-group tree: copies the vscode-free descriptors onto TreeItems and turns
- * the data layer's change reports into onDidChangeTreeData events.
+ * the tree model's change reports into onDidChangeTreeData events.
  */
 import * as vscode from 'vscode';
-import { describeNode, type NodeDescriptor } from './groupTreeModel';
-import type { GroupTreeData } from './groupTreeData';
+import { describeNode, type NodeDescriptor } from './groupTreeRows';
+import type { GroupTreeModel } from './groupTreeModel';
 import type { TreeNode } from './treeNodes';
-
-export const GROUPS_VIEW_ID = 'kafkaGroupLens.groups';
 
 const collapsibleStates: Record<NodeDescriptor['collapsible'], vscode.TreeItemCollapsibleState> = {
   none: vscode.TreeItemCollapsibleState.None,
@@ -43,7 +41,7 @@ export class GroupTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   readonly onDidChangeTreeData = this.onDidChangeTreeDataEmitter.event;
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly data: GroupTreeData) {
+  constructor(private readonly data: GroupTreeModel) {
     this.unsubscribe = data.onDidChange((node) => this.onDidChangeTreeDataEmitter.fire(node));
   }
 

@@ -4,14 +4,13 @@
  */
 import * as vscode from 'vscode';
 import { ExponentialBackoff, SOURCE_RETRY_BACKOFF } from './exponentialBackoff';
-import { GroupTreeData, type LoadCounts } from './groupTreeData';
-import { GROUPS_VIEW_ID, GroupTreeProvider } from './groupTreeProvider';
+import { GroupTreeModel, type LoadCounts } from './groupTreeModel';
+import { GroupTreeProvider } from './groupTreeProvider';
 import type { LoadRetriesOptions } from './loadRetries';
 import { RefreshScheduler, realTimers, type SchedulerTimers } from './refreshScheduler';
-import type { SourceRegistry } from './sourceRegistry';
+import type { TreeSources } from './treeSources';
 import { errorMessage } from '../protocol/errors';
-
-export const REFRESH_INTERVAL_SETTING = 'kafkaGroupLens.refreshIntervalSeconds';
+import { SETTINGS, VIEWS } from '../constants';
 
 export interface GroupsView extends vscode.Disposable {
   /** Reloads every cluster now, with progress shown on the view. */
@@ -26,9 +25,9 @@ export interface GroupsView extends vscode.Disposable {
 
 /** Reads the interval setting; a bad value falls back to the default with a log line rather than breaking the view. */
 function readIntervalSeconds(log: vscode.LogOutputChannel): number {
-  const value = vscode.workspace.getConfiguration().get<number>(REFRESH_INTERVAL_SETTING, 5);
+  const value = vscode.workspace.getConfiguration().get<number>(SETTINGS.refreshIntervalSeconds, 5);
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    log.warn(`${REFRESH_INTERVAL_SETTING} must be 0 (off) or a positive number; using 5`);
+    log.warn(`${SETTINGS.refreshIntervalSeconds} must be 0 (off) or a positive number; using 5`);
     return 5;
   }
   return value;
@@ -42,7 +41,7 @@ export interface GroupsViewClock {
 }
 
 export function createGroupsView(
-  registry: SourceRegistry,
+  registry: TreeSources,
   log: vscode.LogOutputChannel,
   clock: GroupsViewClock = { timers: realTimers, now: Date.now },
 ): GroupsView {
@@ -58,7 +57,7 @@ export function createGroupsView(
     now: clock.now,
     backoff: clock.random ? new ExponentialBackoff(SOURCE_RETRY_BACKOFF, clock.random) : undefined,
   };
-  const data = new GroupTreeData(registry, {
+  const data = new GroupTreeModel(registry, {
     // A push reloads the source that pushed, and a due retry the source that failed; never the others.
     onSourceChanged: (sourceId) => scheduler.requestSourceChange(sourceId),
     onRetryDue: (sourceId) => scheduler.requestSourceChange(sourceId),
@@ -69,7 +68,7 @@ export function createGroupsView(
 
   const provider = new GroupTreeProvider(data);
   disposables.push(provider);
-  const view = vscode.window.createTreeView(GROUPS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  const view = vscode.window.createTreeView(VIEWS.groups, { treeDataProvider: provider, showCollapseAll: true });
   disposables.push(view);
 
   scheduler.setIntervalSeconds(readIntervalSeconds(log));
@@ -77,18 +76,18 @@ export function createGroupsView(
   disposables.push(view.onDidChangeVisibility((e) => scheduler.setVisible(e.visible)));
   disposables.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(REFRESH_INTERVAL_SETTING)) {
+      if (e.affectsConfiguration(SETTINGS.refreshIntervalSeconds)) {
         scheduler.setIntervalSeconds(readIntervalSeconds(log));
       }
     }),
   );
 
   return {
-    refreshNow: () => vscode.window.withProgress({ location: { viewId: GROUPS_VIEW_ID } }, () => data.refresh(undefined, true)),
+    refreshNow: () => vscode.window.withProgress({ location: { viewId: VIEWS.groups } }, () => data.refresh(undefined, true)),
     provider,
     loadCounts: (sourceId) => data.loadCounts(sourceId),
     refreshSource: (sourceId) =>
-      vscode.window.withProgress({ location: { viewId: GROUPS_VIEW_ID } }, () => data.refresh(sourceId, true)),
+      vscode.window.withProgress({ location: { viewId: VIEWS.groups } }, () => data.refresh(sourceId, true)),
     dispose: () => {
       for (const d of disposables.reverse()) {
         d.dispose();

@@ -4,7 +4,7 @@
  */
 import type { ClusterInfo, GroupSummary, Member, PartitionOffsets } from '../model/types';
 import type { ClusterSource } from '../model/clusterSource';
-import type { SimulatedConsumerInfo } from '../simulator/control';
+import type { SimulatedConsumerInfo } from '../model/simulatedConsumer';
 
 export type SourceKind = ClusterSource['kind'];
 

@@ -4,12 +4,11 @@
  * items whose contextValue starts with `kgl:group:`) and receives the group node.
  */
 import * as vscode from 'vscode';
+import { COMMANDS, WEBVIEW_PANELS } from '../constants';
 import type { ClusterSource } from '../model/clusterSource';
-import { isTimelinePanelState } from './protocol';
-import { TIMELINE_VIEW_TYPE, TimelinePanel } from './timelinePanel';
+import { isTimelinePanelState } from './timelineProtocol';
+import { TimelinePanel } from './timelinePanel';
 import { timelineTargetOf } from './timelineTarget';
-
-export const OPEN_TIMELINE_COMMAND = 'kafkaGroupLens.openTimeline';
 
 export type { TimelineGroupNodeArg, TimelineTarget } from './timelineTarget';
 
@@ -34,7 +33,7 @@ export function registerTimelineCommands(context: vscode.ExtensionContext, sourc
   );
   context.subscriptions.push(
     { dispose: () => stopFollowing?.() },
-    vscode.commands.registerCommand(OPEN_TIMELINE_COMMAND, (arg: unknown) => {
+    vscode.commands.registerCommand(COMMANDS.openTimeline, (arg: unknown) => {
       const target = timelineTargetOf(arg);
       if (!target) {
         void vscode.window.showErrorMessage('Open the rebalance timeline from a consumer group in the Kafka Group Lens view.');
@@ -49,7 +48,7 @@ export function registerTimelineCommands(context: vscode.ExtensionContext, sourc
       TimelinePanel.show(context.extensionUri, source, target.groupId, log);
     }),
     // Panels left open come back after a window reload, showing the same group (and window of time).
-    vscode.window.registerWebviewPanelSerializer(TIMELINE_VIEW_TYPE, {
+    vscode.window.registerWebviewPanelSerializer(WEBVIEW_PANELS.timeline, {
       deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => {
         if (!isTimelinePanelState(state)) {
           log.warn('Timeline: a panel from before the reload had no group to show; closed it');

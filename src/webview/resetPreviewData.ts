@@ -1,8 +1,7 @@
 /** Turns a reset preview and its execution results into the plain strings the preview page shows. */
 import type { PartitionResult } from '../model/groupAdmin';
 import type { ResetRow } from '../offsets/resetPlan';
-import { describeScenario, describeScope } from '../commands/resetPrompts';
-import { formatDifference, type PreviewRow, type ResetPreview } from '../commands/resetFlow';
+import { describeScenario, describeScope, formatDifference, type PreviewRow, type ResetPreview } from '../offsets/resetPreview';
 import type { PreviewData, ResultRowData } from './resetPreviewProtocol';
 
 export function toPreviewData(preview: Extract<ResetPreview, { ok: true }>, cluster: string, fromFilePath?: string): PreviewData {

@@ -5,18 +5,18 @@
  * sends a full snapshot whenever the webview (re)loads and says `ready`, then appends deltas.
  */
 import * as vscode from 'vscode';
+import { WEBVIEW_PANELS } from '../constants';
 import type { ClusterSource, Unsubscribe } from '../model/clusterSource';
 import type { RebalanceEvent } from '../model/types';
 import { SnapshotObserver } from '../timeline/snapshotObserver';
 import { encodeEvents } from './eventColumns';
 import { eventDelta } from './eventDelta';
-import { isWebviewToHostMessage, type HostToWebviewMessage, type TimeBase } from './protocol';
+import { isWebviewToHostMessage, type HostToWebviewMessage, type TimeBase } from './timelineProtocol';
 import { timelineHtml } from './timelineHtml';
 import { createNonce } from './webviewShell';
 import { exportFileName } from './timelineTarget';
 import { errorMessage } from '../protocol/errors';
 
-export const TIMELINE_VIEW_TYPE = 'kafkaGroupLens.timeline';
 /** How often a source without an event log is polled while the panel is visible. */
 const POLL_INTERVAL_MS = 5000;
 /** Change notifications arrive in bursts (one per simulator tick); coalesce them. */
@@ -43,7 +43,7 @@ export class TimelinePanel implements vscode.Disposable {
       existing.panel.reveal();
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, `Rebalances: ${groupId}`, vscode.ViewColumn.Active, webviewOptions(extensionUri));
+    const panel = vscode.window.createWebviewPanel(WEBVIEW_PANELS.timeline, `Rebalances: ${groupId}`, vscode.ViewColumn.Active, webviewOptions(extensionUri));
     return TimelinePanel.adopt(panel, extensionUri, source, groupId, log);
   }
 

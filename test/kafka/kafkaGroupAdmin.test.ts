@@ -9,7 +9,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
-import { executeReset, planUndo, previewReset, undoReset } from '../../src/commands/resetFlow';
+import { executeReset, planUndo, previewReset, undoReset } from '../../src/reset/resetFlow';
 import { commandConfigProperties, PASSWORD_PLACEHOLDER } from '../../src/kafka/commandConfig';
 import type { SaslMechanism } from '../../src/kafka/connection';
 import { KafkaGroupAdmin } from '../../src/kafka/kafkaGroupAdmin';

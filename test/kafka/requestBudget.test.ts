@@ -5,7 +5,7 @@
  * OffsetFetch. And a wrong password costs one login per load, never a retry of our own or kafkajs's.
  */
 import { strict as assert } from 'node:assert';
-import { previewReset, executeReset } from '../../src/commands/resetFlow';
+import { previewReset, executeReset } from '../../src/reset/resetFlow';
 import { KafkaGroupAdmin } from '../../src/kafka/kafkaGroupAdmin';
 import { KafkaConnectionError, KafkaSource } from '../../src/kafka/kafkaSource';
 import { RequestCounter } from './requestCounter';

@@ -11,7 +11,7 @@ import { spawn } from 'child_process';
 import { existsSync, openSync, closeSync } from 'fs';
 import * as path from 'path';
 import { Kafka, logLevel } from 'kafkajs';
-import { executeReset, planUndo, previewReset, undoReset } from '../../src/commands/resetFlow';
+import { executeReset, planUndo, previewReset, undoReset } from '../../src/reset/resetFlow';
 import { KafkaGroupAdmin } from '../../src/kafka/kafkaGroupAdmin';
 import { KafkaSource } from '../../src/kafka/kafkaSource';
 import type { CommittedOffset, GroupAdmin, PartitionResult } from '../../src/model/groupAdmin';

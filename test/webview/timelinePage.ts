@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { HostToWebviewMessage, WebviewToHostMessage } from '../../src/webview/protocol';
+import type { HostToWebviewMessage, WebviewToHostMessage } from '../../src/webview/timelineProtocol';
 
 const ROOT = join(__dirname, '..', '..');
 export const CHROMIUM_PATH = '/usr/bin/chromium';

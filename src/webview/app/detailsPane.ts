@@ -4,7 +4,7 @@
  */
 import type { MemberAssignmentChange, RebalanceEvent } from '../../model/types';
 import type { RebalanceSpan, TimelineModel } from '../../timeline/timelineModel';
-import type { TimeBase } from '../protocol';
+import type { TimeBase } from '../timelineProtocol';
 import { formatPartitions, KIND_LABELS } from './describe';
 import { h } from './dom';
 import { markerIcon } from './markers';

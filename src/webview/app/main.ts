@@ -6,7 +6,7 @@
 import type { RebalanceEvent, RebalanceEventKind } from '../../model/types';
 import { timelineBuilder, type TimelineBuilder, type TimelineModel } from '../../timeline/timelineModel';
 import { decodeEvents } from '../eventColumns';
-import { isHostToWebviewMessage, isTimelinePanelState, type HostToWebviewMessage, type TimeBase, type TimelinePanelState, type TimelineSnapshotMessage, type WebviewToHostMessage } from '../protocol';
+import { isHostToWebviewMessage, isTimelinePanelState, type HostToWebviewMessage, type TimeBase, type TimelinePanelState, type TimelineSnapshotMessage, type WebviewToHostMessage } from '../timelineProtocol';
 import { KIND_LABELS } from './describe';
 import { renderDetails } from './detailsPane';
 import { h } from './dom';

@@ -8,7 +8,7 @@
 import { EVENT_KINDS } from '../../model/eventKinds';
 import type { GroupState, RebalanceEventKind } from '../../model/types';
 import type { RebalanceSpan, TimelineModel } from '../../timeline/timelineModel';
-import type { TimeBase } from '../protocol';
+import type { TimeBase } from '../timelineProtocol';
 import { KIND_LABELS } from './describe';
 import { h, s, svgTitle } from './dom';
 import { MARKER_PATHS } from './markers';

@@ -7,9 +7,11 @@ describe('commands/commandRunner', () => {
   let host: StubHost;
   let uninstall: () => void;
   let runner: RunnerModule;
-  const cachedBefore = new Set(Object.keys(require.cache));
+  // Taken when the suite runs, not when mocha loads the file (see exposeCommands.test.ts).
+  let cachedBefore: Set<string>;
 
   before(() => {
+    cachedBefore = new Set(Object.keys(require.cache));
     host = new StubHost();
     uninstall = installVscodeStub(host);
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the stub is installed

@@ -6,9 +6,12 @@ type ExposeModule = typeof import('../../../src/commands/exposeCommands');
 describe('commands/exposeCommands validateBasePort', () => {
   let uninstall: () => void;
   let expose: ExposeModule;
-  const cachedBefore = new Set(Object.keys(require.cache));
+  // Taken when the suite runs, not when mocha loads the file: modules other test files load statically
+  // (the simulator's, which hold the classes `instanceof` checks) must stay cached for the suites after this one.
+  let cachedBefore: Set<string>;
 
   before(() => {
+    cachedBefore = new Set(Object.keys(require.cache));
     uninstall = installVscodeStub(new StubHost());
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the stub is installed
     expose = require('../../../src/commands/exposeCommands') as ExposeModule;

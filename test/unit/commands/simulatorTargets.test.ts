@@ -1,6 +1,6 @@
 import { strict as assert } from 'assert';
 import { consumerForNode, describeConsumer, simulatorForNode } from '../../../src/commands/simulatorTargets';
-import { SourceRegistry } from '../../../src/views/sourceRegistry';
+import { SourceRegistry } from '../../../src/sources/sourceRegistry';
 import { nodeIds, type ClusterNode, type ConsumerNode, type MemberNode } from '../../../src/views/treeNodes';
 import { FakeControl, FakeSource, member } from '../views/fakeSource';
 

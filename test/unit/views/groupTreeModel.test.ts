@@ -1,253 +1,197 @@
 import { strict as assert } from 'assert';
-import { describeNode, formatClockTime, formatCount, groupStateIcon } from '../../../src/views/groupTreeModel';
-import { nodeIds, type ClusterNode, type GroupNode, type MemberNode, type TreeNode } from '../../../src/views/treeNodes';
-import type { GroupState } from '../../../src/model/types';
-import type { SimulatedConsumerInfo } from '../../../src/simulator/control';
-import { groupDetail, member, offsets, summaryOf } from './fakeSource';
+import { GroupTreeModel } from '../../../src/views/groupTreeModel';
+import { SourceRegistry } from '../../../src/sources/sourceRegistry';
+import type { ClusterNode, GroupNode, MessageNode, TreeNode } from '../../../src/views/treeNodes';
+import { FakeControl, FakeSource, groupDetail, member } from './fakeSource';
 
-function groupNode(detailOverrides: Parameters<typeof groupDetail>[1], kind: GroupNode['sourceKind'] = 'simulator', groupId = 'orders'): GroupNode {
-  return { kind: 'group', id: nodeIds.group('sim', groupId), sourceId: 'sim', sourceKind: kind, summary: summaryOf(groupDetail(groupId, detailOverrides)) };
+function nextChange(data: GroupTreeModel): Promise<TreeNode | undefined> {
+  return new Promise((resolve) => {
+    const unsubscribe = data.onDidChange((node) => {
+      unsubscribe();
+      resolve(node);
+    });
+  });
 }
 
-function memberNode(overrides: Partial<MemberNode> = {}): MemberNode {
-  const m = member('m-1', { clientId: 'orders-client', groupInstanceId: 'inst-1' });
-  return {
-    kind: 'member',
-    id: nodeIds.member('sim', 'orders', m.memberId),
-    sourceId: 'sim',
-    sourceKind: 'simulator',
-    groupId: 'orders',
-    member: m,
-    partitions: [],
-    ...overrides,
-  };
+function labels(nodes: TreeNode[]): string[] {
+  return nodes.map((n) => (n.kind === 'group' ? n.summary.groupId : n.kind === 'message' ? `${n.severity}:${n.text}` : n.kind));
 }
 
-function consumer(status: SimulatedConsumerInfo['status'], groupInstanceId: string | null = 'inst-1'): SimulatedConsumerInfo {
-  return { handle: 'h1', groupId: 'orders', clientId: 'orders-client', groupInstanceId, memberId: 'm-1', status };
-}
+describe('views/GroupTreeModel', () => {
+  let registry: SourceRegistry;
+  let source: FakeSource;
+  let errors: string[];
+  let changedSources: string[];
+  let data: GroupTreeModel;
 
-describe('groupTreeModel', () => {
-  describe('formatCount', () => {
-    it('groups thousands and prints "-" for unknown values', () => {
-      assert.equal(formatCount(1204), '1,204');
-      assert.equal(formatCount(0), '0');
-      assert.equal(formatCount(12_345_678), '12,345,678');
-      assert.equal(formatCount(null), '-');
-      assert.equal(formatCount(undefined), '-');
-    });
+  beforeEach(() => {
+    registry = new SourceRegistry();
+    source = new FakeSource('sim', 'Demo');
+    source.put(groupDetail('payments', { members: [member('m-1')] })).put(groupDetail('audit'));
+    registry.add({ source, control: new FakeControl() });
+    errors = [];
+    changedSources = [];
+    data = new GroupTreeModel(registry, { logError: (m) => errors.push(m), onSourceChanged: (id) => changedSources.push(id) });
   });
 
-  describe('group rows', () => {
-    it('shows state, member count and total lag in the description, the group id as label', () => {
-      const d = describeNode(
-        groupNode({
-          members: [member('a'), member('b'), member('c')],
-          offsets: [offsets('orders', 0, 0, 1000), offsets('orders', 1, 96, 300)],
-        }),
-      );
-      assert.equal(d.label, 'orders');
-      assert.equal(d.description, 'Stable · 3 members · lag 1,204');
-      assert.equal(d.contextValue, 'kgl:group:sim:Stable:hasLag');
-      assert.deepEqual(d.icon, { id: 'pass', color: 'testing.iconPassed' });
-      assert.equal(d.collapsible, 'collapsed');
-    });
+  afterEach(() => data.dispose());
 
-    it('counts partitions with pending transactional offsets', () => {
-      const d = describeNode(groupNode({ members: [member('a')], offsets: [offsets('orders', 0, 5, 5)], pendingTransactionalPartitions: 2 }));
-      assert.equal(d.description, 'Stable · 1 member · lag 0 · 2 pending transactional offsets');
-    });
+  async function loadedCluster(): Promise<ClusterNode> {
+    const [cluster] = data.roots();
+    const changed = nextChange(data);
+    await data.children(cluster);
+    assert.equal(await changed, cluster);
+    return cluster;
+  }
 
-    it('uses the singular for one member and "-" for unknown lag', () => {
-      const d = describeNode(groupNode({ members: [member('a')], offsets: [offsets('orders', 0, null, 10)] }, 'kafka'));
-      assert.equal(d.description, 'Stable · 1 member · lag -');
-      assert.equal(d.contextValue, 'kgl:group:kafka:Stable');
-    });
-
-    it('puts assignor, generation, coordinator, protocol and group type in the tooltip', () => {
-      const d = describeNode(groupNode({ members: [member('a')], generation: 7, assignor: 'cooperative-sticky' }));
-      const tooltip = d.tooltip ?? '';
-      assert.match(tooltip, /Assignor: cooperative\\-sticky/);
-      assert.match(tooltip, /Generation: 7/);
-      assert.match(tooltip, /Coordinator: 1 broker\\-1\\:9092/);
-      assert.match(tooltip, /Protocol type: consumer/);
-      assert.match(tooltip, /Group type: classic/);
-    });
-
-    it('leaves the generation out of the tooltip when the source does not know it', () => {
-      const d = describeNode(groupNode({ members: [member('a')], generation: undefined }, 'kafka'));
-      assert.doesNotMatch(d.tooltip ?? '', /Generation/);
-    });
-
-    it('escapes markup in group ids so a tooltip cannot render HTML or markdown', () => {
-      const d = describeNode(groupNode({}, 'simulator', '<b>x</b>&*y*'));
-      assert.equal(d.label, '<b>x</b>&*y*', 'the label is plain text and stays as is');
-      const tooltip = d.tooltip ?? '';
-      assert.ok(tooltip.includes('\\<b\\>x\\<\\/b\\>\\&\\*y\\*'), tooltip);
-      assert.ok(!/(^|[^\\])[<&*]/.test(tooltip.replace(/^\*\*|\*\*$/gm, '')), `unescaped markup in ${tooltip}`);
-    });
-
-    it('marks a group that failed to load with a warning and its error', () => {
-      const d = describeNode(groupNode({ error: 'COORDINATOR_NOT_AVAILABLE', state: 'Unknown' }));
-      assert.equal(d.description, 'Unknown · error');
-      assert.equal(d.contextValue, 'kgl:group:sim:Unknown:error');
-      assert.equal(d.icon.id, 'warning');
-      assert.match(d.tooltip ?? '', /Error: COORDINATOR\\_NOT\\_AVAILABLE/);
-    });
-
-    it('gives every state an icon: rebalancing yellow, empty greyed, dead red', () => {
-      const expected: Record<GroupState, string> = {
-        Stable: 'pass',
-        PreparingRebalance: 'sync',
-        CompletingRebalance: 'sync',
-        Assigning: 'sync',
-        Reconciling: 'sync',
-        Empty: 'circle-outline',
-        Dead: 'error',
-        Unknown: 'question',
-      };
-      for (const [state, icon] of Object.entries(expected)) {
-        assert.equal(groupStateIcon(state as GroupState).id, icon, state);
-      }
-      assert.equal(groupStateIcon('PreparingRebalance').color, 'charts.yellow');
-      assert.equal(groupStateIcon('Empty').color, 'disabledForeground');
-      assert.equal(groupStateIcon('Dead').color, 'errorForeground');
-    });
+  it('shows a loading row first, then reports the cluster node and lists its groups sorted by id', async () => {
+    const [cluster] = data.roots();
+    const changed = nextChange(data);
+    assert.deepEqual(labels(await data.children(cluster)), ['loading:Loading consumer groups…']);
+    assert.equal(await changed, cluster, 'the same cluster object is reported, so only it refreshes');
+    assert.deepEqual(labels(await data.children(cluster)), ['audit', 'payments']);
+    assert.equal(cluster.state.status, 'loaded');
   });
 
-  describe('member rows', () => {
-    it('labels by client id and marks static members with their instance id and host', () => {
-      const d = describeNode(memberNode({ consumer: consumer('running') }));
-      assert.equal(d.label, 'orders-client');
-      assert.equal(d.description, 'static: inst-1 · /127.0.0.1');
-      assert.equal(d.contextValue, 'kgl:member:sim:static:running');
-      assert.equal(d.icon.id, 'pinned');
-      assert.equal(d.collapsible, 'none', 'no assigned partitions, nothing to expand');
-    });
-
-    it('falls back to the member id, shows the consumer status and composes dynamic contextValues', () => {
-      const m = member('consumer-1-abc', { clientId: '', groupInstanceId: null, clientHost: '/10.0.0.2' });
-      const d = describeNode(memberNode({ member: m, consumer: { ...consumer('crashed', null), memberId: m.memberId } }));
-      assert.equal(d.label, 'consumer-1-abc');
-      assert.equal(d.description, '/10.0.0.2 · crashed');
-      assert.equal(d.contextValue, 'kgl:member:sim:dynamic:crashed');
-      assert.equal(d.icon.color, 'charts.yellow');
-    });
-
-    it('marks simulator members without a matching consumer, and omits the status for real clusters', () => {
-      assert.equal(describeNode(memberNode()).contextValue, 'kgl:member:sim:static:unmatched');
-      assert.equal(describeNode(memberNode({ sourceKind: 'kafka' })).contextValue, 'kgl:member:kafka:static');
-    });
-
-    it('lists member id, instance id, client id, host and subscription in the tooltip', () => {
-      const m = member('m-1', { subscription: ['orders', 'payments'], groupInstanceId: null });
-      const tooltip = describeNode(memberNode({ member: m })).tooltip ?? '';
-      assert.match(tooltip, /Member id: m\\-1/);
-      assert.match(tooltip, /Group instance id: \\- \\\(dynamic member\\\)/);
-      assert.match(tooltip, /Client id: client\\-m\\-1/);
-      assert.match(tooltip, /Host: \\\/127\\.0\\.0\\.1/);
-      assert.match(tooltip, /Subscription: orders\\, payments/);
-    });
+  it('keeps one cluster node object per source and returns no roots when no source is registered', async () => {
+    assert.equal(data.roots()[0], data.roots()[0]);
+    await registry.remove('sim');
+    assert.deepEqual(data.roots(), []);
+    assert.ok(source.disposed);
   });
 
-  describe('stopped consumer rows', () => {
-    it('shows the status with the fatal error that stopped the consumer', () => {
-      const d = describeNode({
-        kind: 'consumer',
-        id: 'x',
-        sourceId: 'sim',
-        consumer: { ...consumer('stopped'), memberId: null, error: 'FENCED_INSTANCE_ID' },
-      });
-      assert.equal(d.label, 'orders-client');
-      assert.equal(d.description, 'static: inst-1 · stopped (FENCED_INSTANCE_ID)');
-      assert.equal(d.contextValue, 'kgl:consumer:sim:static:stopped');
-      assert.match(d.tooltip ?? '', /Status: stopped \\\(FENCED\\_INSTANCE\\_ID\\\)/);
-    });
+  it('says "No consumer groups" for a cluster without groups', async () => {
+    source.groups.clear();
+    const cluster = await loadedCluster();
+    assert.deepEqual(labels(await data.children(cluster)), ['info:No consumer groups']);
   });
 
-  describe('partition rows', () => {
-    it('labels topic-partition and describes committed, end and lag like the CLI', () => {
-      const node: TreeNode = { kind: 'partition', id: 'x', offsets: offsets('orders', 3, 120, 150, 'm-1'), assigned: true };
-      const d = describeNode(node);
-      assert.equal(d.label, 'orders-3');
-      assert.equal(d.description, 'committed 120 · end 150 · lag 30');
-      assert.equal(d.contextValue, 'kgl:partition:assigned:hasLag');
-      assert.equal(d.icon.color, 'charts.orange');
-    });
+  it('shows a cluster error as a retryable row, logs it, and shows loading again on retry', async () => {
+    source.listError = new Error('connect ECONNREFUSED 127.0.0.1:9092');
+    const cluster = await loadedCluster();
+    const [row] = (await data.children(cluster)) as MessageNode[];
+    assert.equal(row.severity, 'error');
+    assert.equal(row.retrySourceId, 'sim');
+    assert.match(row.text, /ECONNREFUSED/);
+    assert.equal(errors.length, 1);
 
-    it('shows the lag against the LSO beside the lag against the HW for a read_committed group', () => {
-      const row = { ...offsets('orders', 1, 152, 172, 'm-1'), lastStableOffset: 152, lastStableLag: 0, pendingTransactionalOffset: 160 };
-      const d = describeNode({ kind: 'partition', id: 'x', offsets: row, assigned: true });
-      assert.equal(d.description, 'committed 152 · end 172 · lag 20 · LSO lag 0 · pending txn 160');
-      assert.equal(d.contextValue, 'kgl:partition:assigned', 'nothing is readable yet: not behind');
-      assert.equal(d.icon.color, undefined);
-      assert.ok(d.tooltip?.includes('Lag to last stable offset \\(read\\_committed\\): 0'), 'markdown-escaped tooltip field');
-      assert.match(d.tooltip ?? '', /Pending transactional offset: 160/);
-    });
-
-    it('labels lag that is only a transaction marker instead of showing the partition as behind', () => {
-      const row = { ...offsets('orders', 2, 4, 5, 'm-1'), markerOnlyLag: true };
-      const d = describeNode({ kind: 'partition', id: 'x', offsets: row, assigned: true });
-      assert.equal(d.description, 'committed 4 · end 5 · lag 1 (transaction marker only)');
-      assert.equal(d.contextValue, 'kgl:partition:assigned');
-      const committedRow = { ...offsets('orders', 2, 4, 9, 'm-1'), lastStableLag: 2, markerOnlyLag: true };
-      assert.equal(describeNode({ kind: 'partition', id: 'y', offsets: committedRow, assigned: true }).description, 'committed 4 · end 9 · lag 5 · LSO lag 2 (transaction markers only)');
-    });
-
-    it('prints "-" for what is unknown', () => {
-      const node: TreeNode = { kind: 'partition', id: 'x', offsets: offsets('orders', 0, null, null), assigned: false };
-      const d = describeNode(node);
-      assert.equal(d.description, 'committed - · end - · lag -');
-      assert.equal(d.contextValue, 'kgl:partition:unassigned');
-    });
+    source.listError = undefined;
+    const reports: Array<string | undefined> = [];
+    data.onDidChange(() => reports.push(cluster.state.status));
+    await data.refresh('sim', true); // the user's Retry
+    assert.deepEqual(reports, ['loading', 'loaded']);
+    assert.deepEqual(labels(await data.children(cluster)), ['audit', 'payments']);
   });
 
-  describe('cluster rows', () => {
-    const cluster = (state: ClusterNode['state']): ClusterNode => ({
-      kind: 'cluster',
-      id: nodeIds.cluster('sim'),
-      sourceId: 'sim',
-      sourceKind: 'simulator',
-      label: 'Demo cluster',
-      state,
-    });
-
-    it('describes a loaded cluster with broker and group counts', () => {
-      const d = describeNode(
-        cluster({ status: 'loaded', info: { clusterId: 'c', controllerId: 1, brokers: [{ nodeId: 1, host: 'h', port: 9092 }] }, groups: [] }),
-      );
-      assert.equal(d.description, 'simulator · 1 broker · 0 groups');
-      assert.equal(d.contextValue, 'kgl:cluster:sim:loaded');
-      assert.equal(d.collapsible, 'expanded');
-    });
-
-    it('shows a load error on the cluster row with an error contextValue (for the retry action)', () => {
-      const d = describeNode(cluster({ status: 'error', message: 'ECONNREFUSED' }));
-      assert.equal(d.contextValue, 'kgl:cluster:sim:error');
-      assert.equal(d.icon.id, 'error');
-      assert.match(d.tooltip ?? '', /ECONNREFUSED/);
-    });
-
-    it('shows when a failed cluster is retried next, as a clock time that stays true', () => {
-      const at = new Date(2026, 11, 3, 9, 5, 7).getTime();
-      const scheduled = describeNode(cluster({ status: 'error', message: 'Connection refused', nextRetry: { kind: 'scheduled', at } }));
-      assert.equal(scheduled.description, 'simulator · Connection refused · retry at 09:05:07');
-      assert.match(scheduled.tooltip ?? '', /automatic retry at 09\\:05\\:07/);
-      const waiting = describeNode(cluster({ status: 'error', message: 'Authentication failed', nextRetry: { kind: 'user' } }));
-      assert.equal(waiting.description, 'simulator · Authentication failed · no automatic retry');
-      assert.match(waiting.tooltip ?? '', /only when you retry.*edit the connection/);
-      assert.equal(formatClockTime(new Date(2026, 0, 1, 23, 59, 0).getTime()), '23:59:00');
-    });
+  it('shows one group\'s failure on that group while the others load', async () => {
+    source.describeErrors.set('payments', new Error('NOT_COORDINATOR'));
+    const cluster = await loadedCluster();
+    const groups = (await data.children(cluster)) as GroupNode[];
+    const [auditChildren, paymentsChildren] = await Promise.all(groups.map((g) => data.children(g)));
+    assert.deepEqual(labels(auditChildren), ['info:No members and no committed offsets']);
+    assert.deepEqual(labels(paymentsChildren), ['error:Failed to describe group: NOT_COORDINATOR']);
+    assert.match(errors[0], /payments/);
   });
 
-  describe('message rows', () => {
-    it('makes retryable error rows clickable with the retry command', () => {
-      const d = describeNode({ kind: 'message', id: 'x', severity: 'error', text: 'Failed', retrySourceId: 'sim' });
-      assert.deepEqual(d.command, { id: 'kafkaGroupLens.retry', title: 'Retry' });
-      assert.equal(d.contextValue, 'kgl:message:error:retry');
-      const info = describeNode({ kind: 'message', id: 'y', severity: 'loading', text: 'Loading…' });
-      assert.equal(info.command, undefined);
-      assert.equal(info.icon.id, 'loading~spin');
-    });
+  it('shows a group summary error without describing the group', async () => {
+    source.put(groupDetail('broken', { error: 'GROUP_AUTHORIZATION_FAILED', state: 'Unknown' }));
+    const cluster = await loadedCluster();
+    const broken = ((await data.children(cluster)) as GroupNode[]).find((g) => g.summary.groupId === 'broken');
+    assert.ok(broken);
+    assert.deepEqual(labels(await data.children(broken)), ['error:Failed to load group: GROUP_AUTHORIZATION_FAILED']);
+    assert.ok(!source.calls.includes('describeGroup:broken'));
+  });
+
+  it('keeps the last snapshot on screen while a reload runs', async () => {
+    const cluster = await loadedCluster();
+    let open!: () => void;
+    source.gate = new Promise((resolve) => (open = resolve));
+    source.put(groupDetail('new-group'));
+    const reload = data.refresh();
+    assert.deepEqual(labels(await data.children(cluster)), ['audit', 'payments']);
+    open();
+    await reload;
+    assert.deepEqual(labels(await data.children(cluster)), ['audit', 'new-group', 'payments']);
+  });
+
+  it('folds reload requests made during a load into one more load', async () => {
+    await loadedCluster();
+    let open!: () => void;
+    source.gate = new Promise((resolve) => (open = resolve));
+    const before = source.calls.filter((c) => c === 'listGroups').length;
+    const reloads = [data.refresh(), data.refresh(), data.refresh()];
+    open();
+    await Promise.all(reloads);
+    assert.equal(source.calls.filter((c) => c === 'listGroups').length - before, 2);
+  });
+
+  it('forwards source pushes with the source id and unsubscribes when the source goes', async () => {
+    source.emitChange();
+    assert.deepEqual(changedSources, ['sim']);
+    await registry.remove('sim');
+    assert.equal(source.listenerCount(), 0);
+  });
+
+  it('adds a cluster node when a source registers and reports the whole tree', async () => {
+    const changed = nextChange(data);
+    registry.add({ source: new FakeSource('prod', 'Production', 'kafka') });
+    assert.equal(await changed, undefined);
+    assert.deepEqual(data.roots().map((c) => c.label), ['Demo', 'Production']);
+  });
+
+  it('knows each node\'s parent for reveal()', async () => {
+    const cluster = await loadedCluster();
+    const [group] = await data.children(cluster);
+    assert.equal(data.parent(group), cluster);
+    assert.equal(data.parent(cluster), undefined);
+  });
+});
+
+describe('views/GroupTreeModel targeted refreshes', () => {
+  let registry: SourceRegistry;
+  let source: FakeSource;
+  let data: GroupTreeModel;
+  let reported: Array<TreeNode | undefined>;
+
+  beforeEach(async () => {
+    registry = new SourceRegistry();
+    source = new FakeSource('sim', 'Demo');
+    source.put(groupDetail('payments', { members: [member('m-1')] })).put(groupDetail('audit'));
+    registry.add({ source, control: new FakeControl() });
+    data = new GroupTreeModel(registry);
+    await data.children(data.roots()[0]);
+    await data.refresh();
+    reported = [];
+    data.onDidChange((node) => reported.push(node));
+  });
+
+  afterEach(() => data.dispose());
+
+  it('reports only the group whose figures changed, as the same row object', async () => {
+    const [cluster] = data.roots();
+    const before = (await data.children(cluster)) as GroupNode[];
+    source.put(groupDetail('payments', { state: 'PreparingRebalance', members: [member('m-1')] }));
+    await data.refresh();
+    assert.deepEqual(reported, [before[1]], 'the payments row alone, the object VS Code already holds');
+    assert.equal(before[1].summary.state, 'PreparingRebalance');
+    const after = (await data.children(cluster)) as GroupNode[];
+    assert.equal(after[1], before[1]);
+  });
+
+  it('reports nothing when nothing changed, and the cluster when its list of groups changed', async () => {
+    const [cluster] = data.roots();
+    await data.children(cluster); // the rows VS Code holds
+    await data.refresh();
+    assert.deepEqual(reported, []);
+    source.put(groupDetail('billing'));
+    await data.refresh();
+    assert.deepEqual(reported, [cluster]);
+    assert.deepEqual(labels(await data.children(cluster)), ['audit', 'billing', 'payments']);
+  });
+
+  it('reports the whole cluster on a full refresh (the Refresh button, after a command)', async () => {
+    const [cluster] = data.roots();
+    await data.refresh(undefined, true);
+    assert.deepEqual(reported, [cluster]);
   });
 });

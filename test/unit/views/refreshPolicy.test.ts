@@ -10,7 +10,7 @@ import { ExponentialBackoff } from '../../../src/views/exponentialBackoff';
 import { buildScenario } from '../../../src/simulator/scenario';
 import { DEMO_SCENARIO } from '../../../src/simulator/scenarios/demo';
 import { SimSource } from '../../../src/simulator/simSource';
-import { SourceRegistry } from '../../../src/views/sourceRegistry';
+import { SourceRegistry } from '../../../src/sources/sourceRegistry';
 import type { ClusterNode, TreeNode } from '../../../src/views/treeNodes';
 import type { GroupsView, GroupsViewClock } from '../../../src/views/groupsView';
 import { FakeSource, groupDetail } from './fakeSource';

@@ -4,11 +4,10 @@
  * cannot come back is closed with a reason, never left blank.
  */
 import { strict as assert } from 'assert';
-import { join } from 'path';
 import type { ClusterSource } from '../../../src/model/clusterSource';
-import { SourceRegistry } from '../../../src/views/sourceRegistry';
+import { SourceRegistry } from '../../../src/sources/sourceRegistry';
 import { FakeSource, groupDetail, member } from '../views/fakeSource';
-import { installVscodeStub, StubHost, Uri, type WebviewSerializer } from '../views/vscodeStub';
+import { installFreshVscodeStub, StubHost, Uri, type WebviewSerializer } from '../views/vscodeStub';
 
 interface RegisterModule {
   registerTimelineCommands(
@@ -35,20 +34,11 @@ describe('webview/registerTimeline: restoring panels after a reload', () => {
   const logged: string[] = [];
   const log = { info: () => undefined, warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m), debug: () => undefined, trace: () => undefined };
 
-  let cachedBefore: Set<string>;
-
   // One stub for the suite: the modules under test bind `vscode` when they are loaded, so they are
   // loaded afresh here (an earlier suite may hold copies bound to its own stub) and dropped after.
   before(() => {
-    const sourceDir = join(__dirname, '..', '..', '..', 'src');
-    for (const id of Object.keys(require.cache)) {
-      if (id.startsWith(sourceDir)) {
-        delete require.cache[id];
-      }
-    }
-    cachedBefore = new Set(Object.keys(require.cache));
     host = new StubHost();
-    uninstall = installVscodeStub(host);
+    uninstall = installFreshVscodeStub(host);
     registry = new SourceRegistry();
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the stub is installed
     const { registerTimelineCommands } = require('../../../src/webview/registerTimeline') as RegisterModule;
@@ -81,11 +71,6 @@ describe('webview/registerTimeline: restoring panels after a reload', () => {
       disposable.dispose();
     }
     uninstall();
-    for (const id of Object.keys(require.cache)) {
-      if (!cachedBefore.has(id)) {
-        delete require.cache[id];
-      }
-    }
   });
 
   it('waits for a cluster that registers after the restore starts, then shows the same group', async () => {

@@ -4,7 +4,7 @@
  * closes with a message when the cluster is removed for good: it never keeps a disposed source.
  */
 import { strict as assert } from 'assert';
-import { SourceRegistry } from '../../../src/views/sourceRegistry';
+import { SourceRegistry } from '../../../src/sources/sourceRegistry';
 import { FakeSource, groupDetail, member } from '../views/fakeSource';
 import { installFreshVscodeStub, StubHost, Uri, type FakeWebviewPanel } from '../views/vscodeStub';
 

@@ -10,11 +10,11 @@ import { join } from 'path';
 import type { Disposable, LogOutputChannel } from 'vscode';
 import type { ConnectionConfig } from '../../../src/kafka/connection';
 import { failureKind } from '../../../src/model/sourceFailure';
-import { SourceRegistry } from '../../../src/views/sourceRegistry';
-import { FakeSecretStorage, installFreshVscodeStub, StubHost } from './vscodeStub';
+import { SourceRegistry } from '../../../src/sources/sourceRegistry';
+import { FakeSecretStorage, installFreshVscodeStub, StubHost } from '../views/vscodeStub';
 
-type StoreModule = typeof import('../../../src/views/connectionStore');
-type SourcesModule = typeof import('../../../src/views/kafkaSources');
+type StoreModule = typeof import('../../../src/sources/connectionStore');
+type SourcesModule = typeof import('../../../src/sources/kafkaSources');
 
 const CLUSTERS = 'kafkaGroupLens.clusters';
 const SECRET_KEY = 'kafkaGroupLens.connection.prod';
@@ -47,8 +47,8 @@ describe('views/ConnectionStore trust boundaries', () => {
     host = new StubHost();
     uninstall = installFreshVscodeStub(host);
     /* eslint-disable @typescript-eslint/no-require-imports -- loaded after the stub is installed */
-    ({ ConnectionStore } = require('../../../src/views/connectionStore') as StoreModule);
-    ({ manageKafkaSources } = require('../../../src/views/kafkaSources') as SourcesModule);
+    ({ ConnectionStore } = require('../../../src/sources/connectionStore') as StoreModule);
+    ({ manageKafkaSources } = require('../../../src/sources/kafkaSources') as SourcesModule);
     log = (require('vscode') as typeof import('vscode')).window.createOutputChannel('test', { log: true });
     /* eslint-enable @typescript-eslint/no-require-imports */
   });

@@ -1,26 +1,28 @@
 /**
- * The offset and group-administration commands of the tree: Reset Offsets… (with its preview panel),
- * Import Reset Plan from CSV…, Undo Last Offset Change, Delete Group…, Delete Committed Offsets…, Remove Static
- * Member(s). The questions and the admin calls live in resetPrompts / resetFlow / groupAdminFlows; this
- * file is the editor glue: targets, progress, notifications, clipboard, files and workspace state.
+ * The reset commands of the tree: Reset Offsets… (with its preview panel), Import Reset Plan from CSV… and
+ * Undo Last Offset Change. The questions and the admin calls live in resetPrompts / resetFlow; this file is the
+ * editor glue: targets, progress, notifications, clipboard, files and workspace state.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { GroupAdmin } from '../model/groupAdmin';
-import type { CliCommandConfig, ClusterSource } from '../model/clusterSource';
 import { resetOffsetsCommand } from '../offsets/cliCommand';
 import { exportResetCsv } from '../offsets/csv';
 import { inactiveGroupError, type ResetScenarioKind } from '../offsets/resetPlan';
 import type { OffsetSnapshot } from '../offsets/undo';
+import { errorMessage } from '../protocol/errors';
+import type { SourceRegistry } from '../sources/sourceRegistry';
+import type { GroupsView } from '../views/groupsView';
+import type { TreeNode } from '../views/treeNodes';
 import { openResetPreview } from '../webview/resetPreviewPanel';
 import { toPreviewData, toResultRows } from '../webview/resetPreviewData';
-import type { GroupsView } from '../views/groupsView';
-import type { SourceRegistry } from '../views/sourceRegistry';
-import type { TreeNode } from '../views/treeNodes';
-import type { AdminPrompts } from './adminPrompts';
-import { COMMANDS } from './commandIds';
-import { registerReportingCommand } from './commandRunner';
-import { deleteGroupFlow, deleteOffsetsFlow, MAX_CONFIRMATIONS, removeStaticMembersFlow, type AdminOutcome } from './groupAdminFlows';
+import type { AdminPrompts } from '../commands/adminPrompts';
+import { registerReportingCommand } from '../commands/commandRunner';
+import { MAX_CONFIRMATIONS } from '../commands/groupAdminFlows';
+import { groupTarget, reportAdminOutcome, undoSnapshotKey, type GroupTarget } from '../commands/groupTarget';
+import type { SimulatorExposures } from '../commands/simulatorExposures';
+import { vscodeAdminPrompts } from '../commands/vscodeAdminPrompts';
+import { COMMANDS } from '../constants';
+import { cliBootstrapServers, offerCommandConfig } from './resetCli';
 import {
   CancelledError,
   describeFailures,
@@ -35,11 +37,8 @@ import {
   type GroupChanges,
 } from './resetFlow';
 import { promptResetRequest, type AskedReset } from './resetPrompts';
-import type { SimulatorExposures } from './simulatorExposures';
-import { vscodeAdminPrompts } from './vscodeAdminPrompts';
-import { errorMessage } from '../protocol/errors';
 
-export interface OffsetCommandDeps {
+export interface ResetCommandDeps {
   registry: SourceRegistry;
   view: Pick<GroupsView, 'refreshSource'>;
   log: vscode.LogOutputChannel;
@@ -48,75 +47,6 @@ export interface OffsetCommandDeps {
   prompts?: AdminPrompts;
   /** Where simulators are exposed, for the CLI line: the record the expose commands keep. */
   exposures: Pick<SimulatorExposures, 'bootstrapServers'>;
-}
-
-interface GroupTarget {
-  sourceId: string;
-  groupId: string;
-  source: ClusterSource;
-  admin: GroupAdmin;
-}
-
-/** The group a command was invoked on, with its cluster's admin (a group row or a member row). */
-function groupTarget(registry: SourceRegistry, node: TreeNode | undefined, what: string): GroupTarget {
-  if (node?.kind !== 'group' && node?.kind !== 'member') {
-    throw new Error(`Run "${what}" on a consumer group in the Consumer Groups view`);
-  }
-  const entry = registry.require(node.sourceId);
-  if (!entry.admin) {
-    throw new Error(`Cluster "${entry.source.label}" cannot administer groups`);
-  }
-  const groupId = node.kind === 'group' ? node.summary.groupId : node.groupId;
-  return { sourceId: node.sourceId, groupId, source: entry.source, admin: entry.admin };
-}
-
-/** Workspace-state key of the last reset of a group on a cluster. */
-export function undoSnapshotKey(sourceId: string, groupId: string): string {
-  return `kafkaGroupLens.lastReset:${encodeURIComponent(sourceId)}:${encodeURIComponent(groupId)}`;
-}
-
-/**
- * The --bootstrap-server of a copied CLI line: a real cluster's brokers; for the simulator the listeners it is
- * exposed at, and a refusal when it is not exposed (its brokers' addresses are served by nothing, or by a local
- * Kafka that happens to use them).
- */
-async function cliBootstrapServers(target: GroupTarget, exposures: Pick<SimulatorExposures, 'bootstrapServers'>): Promise<string[]> {
-  if (target.source.kind === 'simulator') {
-    const exposed = exposures.bootstrapServers(target.sourceId);
-    if (!exposed) {
-      throw new Error(`kafka-consumer-groups.sh cannot reach "${target.source.label}": expose the simulator on a port first (Expose Simulator on a Port…)`);
-    }
-    return [...exposed];
-  }
-  const info = await target.source.describeCluster();
-  return info.brokers.map((b) => `${b.host}:${b.port}`);
-}
-
-/**
- * The copied line of a secured cluster names a --command-config file: offer to save it (without
- * secrets) where the user runs the line.
- */
-async function offerCommandConfig(config: CliCommandConfig, clusterLabel: string): Promise<void> {
-  const save = 'Save Client Properties…';
-  const answer = await vscode.window.showInformationMessage(
-    `The copied command reads the client properties of ${clusterLabel} from ${config.fileName} (--command-config). Save that file next to where you run it, then fill in the password.`,
-    save,
-  );
-  if (answer !== save) {
-    return;
-  }
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const uri = await vscode.window.showSaveDialog({
-    title: 'Save Client Properties',
-    defaultUri: folder ? vscode.Uri.joinPath(folder, config.fileName) : undefined,
-    filters: { Properties: ['properties'] },
-    saveLabel: 'Save',
-  });
-  if (uri) {
-    // Readable by its owner only: it gets a password once filled in.
-    await writeFile(uri.fsPath, config.properties, { encoding: 'utf8', mode: 0o600 });
-    void vscode.window.showInformationMessage(`Saved ${uri.fsPath}; replace the placeholders (such as <password>) before running the command.`);
-  }
 }
 
 /** Long work in a cancellable notification; the flow checks the signal between its steps. */
@@ -130,7 +60,8 @@ function withCancellableProgress<T>(title: string, work: (signal: CancelSignal) 
   );
 }
 
-export function registerOffsetCommands({ registry, view, log, context, prompts = vscodeAdminPrompts, exposures }: OffsetCommandDeps): vscode.Disposable[] {
+export function registerResetCommands({ registry, view, log, context, prompts = vscodeAdminPrompts, exposures }: ResetCommandDeps): vscode.Disposable[] {
+  // The Cancel button of the progress notification ends the command quietly.
   const register = (id: string, title: string, handler: (node?: TreeNode) => Promise<void>): vscode.Disposable =>
     registerReportingCommand(id, title, log, async (node?: TreeNode) => {
       try {
@@ -141,20 +72,6 @@ export function registerOffsetCommands({ registry, view, log, context, prompts =
         }
       }
     });
-
-  const report = async (target: GroupTarget, outcome: AdminOutcome | undefined): Promise<void> => {
-    if (!outcome) {
-      return;
-    }
-    log.info(`[${target.source.label}] ${outcome.summary}\n  ${outcome.lines.join('\n  ')}`);
-    if (outcome.ok) {
-      void vscode.window.showInformationMessage(outcome.summary);
-    } else {
-      const shown = outcome.lines.slice(0, 5).join('; ') + (outcome.lines.length > 5 ? `; … (${outcome.lines.length - 5} more in the output log)` : '');
-      void vscode.window.showWarningMessage(`${outcome.summary}. ${shown}`);
-    }
-    await view.refreshSource(target.sourceId);
-  };
 
   const askReset = async (target: GroupTarget, scenario?: ResetScenarioKind): Promise<AskedReset | undefined> => {
     // Refuse before any question when the group is already known to be active, with the CLI's sentence.
@@ -255,7 +172,7 @@ export function registerOffsetCommands({ registry, view, log, context, prompts =
           if (commandConfig) {
             // Not awaited: the offer may stay unanswered for as long as the user likes.
             offerCommandConfig(commandConfig, target.source.label).then(undefined, (e: unknown) => {
-              log.error('Saving the client properties failed:', e instanceof Error ? e : String(e));
+              log.error('Saving the client properties failed:', e instanceof Error ? e : errorMessage(e));
               void vscode.window.showErrorMessage(`Saving the client properties failed: ${errorMessage(e)}`);
             });
           }
@@ -300,7 +217,7 @@ export function registerOffsetCommands({ registry, view, log, context, prompts =
         if (failures.length === 0) {
           await context.workspaceState.update(key, undefined);
         }
-        await report(target, {
+        await reportAdminOutcome(log, view, target, {
           ok: failures.length === 0,
           summary:
             failures.length === 0
@@ -310,37 +227,6 @@ export function registerOffsetCommands({ registry, view, log, context, prompts =
         });
         return;
       }
-    }),
-
-    register(COMMANDS.deleteGroup, 'Delete Group', async (node) => {
-      const target = groupTarget(registry, node, 'Delete Group…');
-      const memberCount = node?.kind === 'group' ? node.summary.memberCount : 0;
-      await report(target, await deleteGroupFlow(prompts, target.admin, target.groupId, memberCount));
-    }),
-
-    register(COMMANDS.deleteOffsets, 'Delete Committed Offsets', async (node) => {
-      const target = groupTarget(registry, node, 'Delete Committed Offsets…');
-      const outcome = await deleteOffsetsFlow(prompts, target.admin, target.groupId);
-      if (outcome?.undo) {
-        await context.workspaceState.update(undoSnapshotKey(target.sourceId, target.groupId), outcome.undo);
-        outcome.summary += '. "Undo Last Offset Change" on the group commits them again';
-      }
-      await report(target, outcome);
-    }),
-
-    register(COMMANDS.removeStaticMember, 'Remove Static Member', async (node) => {
-      if (node?.kind !== 'member' || node.member.groupInstanceId == null) {
-        throw new Error('Run "Remove Static Member" on a static member (one with a group.instance.id)');
-      }
-      const target = groupTarget(registry, node, 'Remove Static Member');
-      const detail = await target.source.describeGroup(target.groupId);
-      await report(target, await removeStaticMembersFlow(prompts, target.admin, detail, [node.member.groupInstanceId]));
-    }),
-
-    register(COMMANDS.removeStaticMembers, 'Remove Static Members', async (node) => {
-      const target = groupTarget(registry, node, 'Remove Static Members…');
-      const detail = await target.source.describeGroup(target.groupId);
-      await report(target, await removeStaticMembersFlow(prompts, target.admin, detail));
     }),
   ];
 }

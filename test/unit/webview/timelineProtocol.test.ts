@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { encodeEvents } from '../../../src/webview/eventColumns';
-import { isHostToWebviewMessage, isWebviewToHostMessage } from '../../../src/webview/protocol';
+import { isHostToWebviewMessage, isWebviewToHostMessage } from '../../../src/webview/timelineProtocol';
 
-describe('webview/protocol', () => {
+describe('webview/timelineProtocol', () => {
   it('accepts well-formed webview messages and nothing else', () => {
     assert.ok(isWebviewToHostMessage({ type: 'ready' }));
     assert.ok(isWebviewToHostMessage({ type: 'export' }));

@@ -8,8 +8,8 @@ import { parseResetDatetime } from '../offsets/datetime';
 import { parseJavaDuration } from '../offsets/duration';
 import { parseTopicArg, type ResetRequest, type ResetScenario, type ResetScenarioKind, type ResetScope, type TopicSelection } from '../offsets/resetRequest';
 import { parseJavaLong, parseSafeInteger } from '../offsets/topicPartitions';
-import type { AdminPrompts } from './adminPrompts';
-import type { PickItem } from './simulatorPrompts';
+import type { AdminPrompts } from '../commands/adminPrompts';
+import type { PickItem } from '../commands/simulatorPrompts';
 
 export const RESET_SCENARIOS: ReadonlyArray<PickItem<ResetScenarioKind>> = [
   { label: 'To Earliest', description: '--to-earliest', detail: 'The log start offset of each partition', value: 'to-earliest' },
@@ -21,29 +21,6 @@ export const RESET_SCENARIOS: ReadonlyArray<PickItem<ResetScenarioKind>> = [
   { label: 'By Duration…', description: '--by-duration', detail: 'The first offset at or after now minus a duration (ISO-8601, e.g. PT1H)', value: 'by-duration' },
   { label: 'From CSV File…', description: '--from-file', detail: 'The offsets of a topic,partition,offset file (the CLI --export format)', value: 'from-file' },
 ];
-
-/** The scenario as the CLI option spells it, for titles and summaries: "--shift-by -5". */
-export function describeScenario(scenario: ResetScenario, fromFilePath?: string): string {
-  switch (scenario.kind) {
-    case 'to-offset':
-      return `--to-offset ${scenario.offset}`;
-    case 'shift-by':
-      return `--shift-by ${scenario.shift}`;
-    case 'to-datetime':
-      return `--to-datetime ${scenario.datetime}`;
-    case 'by-duration':
-      return `--by-duration ${scenario.duration}`;
-    case 'from-file':
-      return `--from-file ${fromFilePath ?? '(CSV)'}`;
-    default:
-      return `--${scenario.kind}`;
-  }
-}
-
-/** The scope as the CLI spells it: "--all-topics" or "--topic a --topic b:0,1". */
-export function describeScope(scope: ResetScope): string {
-  return scope.kind === 'all-topics' ? '--all-topics' : scope.topics.map((t) => `--topic ${t.partitions ? `${t.topic}:${t.partitions.join(',')}` : t.topic}`).join(' ');
-}
 
 function wholeNumber(text: string): number | null {
   return parseSafeInteger(text.trim());

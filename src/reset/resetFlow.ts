@@ -5,12 +5,13 @@
  * No editor types: the commands and the preview panel call these.
  */
 import type { GroupAdmin, PartitionResult } from '../model/groupAdmin';
-import type { GroupState, TopicPartition } from '../model/types';
+import type { TopicPartition } from '../model/types';
 import { describeGroupChanges, formatOffset, groupChanges, type GroupChanges } from '../offsets/offsetDrift';
 import { inactiveGroupError, planReset, resetPartitions, type ResetFacts, type ResetRequest, type ResetRow } from '../offsets/resetPlan';
+import { previewRows, type ResetPreview } from '../offsets/resetPreview';
 import { formatTopicPartition, PartitionMap } from '../offsets/topicPartitions';
 import { describeUndoStep, keepPartitions, planUndoSteps, restoreActions, takeOffsetSnapshot, type OffsetSnapshot, type UndoStep } from '../offsets/undo';
-import type { ConfirmOptions } from './adminPrompts';
+import type { ConfirmOptions } from '../commands/adminPrompts';
 import { errorMessage } from '../protocol/errors';
 
 export { describeGroupChanges, describeUndoStep, type GroupChanges, type UndoStep };
@@ -32,15 +33,6 @@ function throwIfCancelled(signal: CancelSignal | undefined): void {
     throw new CancelledError();
   }
 }
-
-export interface PreviewRow extends ResetRow {
-  /** newOffset - currentOffset, or null when the group has no committed offset there. */
-  difference: number | null;
-}
-
-export type ResetPreview =
-  | { ok: true; request: ResetRequest; groupState: GroupState | 'missing'; rows: PreviewRow[]; warnings: string[] }
-  | { ok: false; request: ResetRequest; error: string };
 
 /** Topics a whole-topic scope names, whose partition counts the planner needs. */
 function wholeTopics(request: ResetRequest): string[] {
@@ -90,16 +82,7 @@ export async function previewReset(admin: GroupAdmin, request: ResetRequest, sig
   if (!plan.ok) {
     return { ok: false, request, error: plan.error };
   }
-  const rows = plan.rows.map((row) => ({ ...row, difference: row.currentOffset === null ? null : row.newOffset - row.currentOffset }));
-  return { ok: true, request, groupState: gathered.facts.groupState, rows, warnings: plan.warnings };
-}
-
-/** "+5", "-3", "0", or "" when there was no committed offset. */
-export function formatDifference(difference: number | null): string {
-  if (difference === null) {
-    return '';
-  }
-  return difference > 0 ? `+${difference}` : String(difference);
+  return { ok: true, request, groupState: gathered.facts.groupState, rows: previewRows(plan.rows), warnings: plan.warnings };
 }
 
 /** What Execute needs of a preview: the request, and the state and offsets the user saw. */

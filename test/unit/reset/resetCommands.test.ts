@@ -8,19 +8,21 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import type { PreviewHostMessage } from '../../../src/webview/resetPreviewProtocol';
-import type { SourceRegistry } from '../../../src/views/sourceRegistry';
+import type { SourceRegistry } from '../../../src/sources/sourceRegistry';
 import type { GroupNode, MemberNode, TreeNode } from '../../../src/views/treeNodes';
 import { FakeMemento, installVscodeStub, StubHost, Uri, type FakeWebviewPanel } from '../views/vscodeStub';
 import { SimulatorExposures } from '../../../src/commands/simulatorExposures';
 import type { OffsetSnapshot } from '../../../src/offsets/undo';
-import { FaultyAdmin } from './faultyAdmin';
-import { ScriptedAdminPrompts } from './scriptedAdminPrompts';
-import { ScriptedPrompts } from './scriptedPrompts';
-import { demoAdmin, type SimAdminFixture } from './simAdminFixture';
+import { FaultyAdmin } from '../commands/faultyAdmin';
+import { ScriptedAdminPrompts } from '../commands/scriptedAdminPrompts';
+import { ScriptedPrompts } from '../commands/scriptedPrompts';
+import { demoAdmin, type SimAdminFixture } from '../commands/simAdminFixture';
 
-type OffsetCommandsModule = typeof import('../../../src/commands/offsetCommands');
-type RegistryModule = typeof import('../../../src/views/sourceRegistry');
-type CommandIdsModule = typeof import('../../../src/commands/commandIds');
+type ResetCommandsModule = typeof import('../../../src/reset/resetCommands');
+type GroupAdminCommandsModule = typeof import('../../../src/commands/groupAdminCommands');
+type GroupTargetModule = typeof import('../../../src/commands/groupTarget');
+type RegistryModule = typeof import('../../../src/sources/sourceRegistry');
+type CommandIdsModule = typeof import('../../../src/constants');
 type ExposeModule = typeof import('../../../src/commands/exposeCommands');
 type VscodeWindow = typeof import('vscode')['window'];
 
@@ -40,7 +42,7 @@ function posted<K extends PreviewHostMessage['type']>(panel: FakeWebviewPanel, t
   return (panel.posted as PreviewHostMessage[]).filter((m): m is Extract<PreviewHostMessage, { type: K }> => m.type === type);
 }
 
-describe('commands/offsetCommands (vscode stub, simulator)', () => {
+describe('reset/resetCommands and the group-administration commands (vscode stub, simulator)', () => {
   let host: StubHost;
   let uninstall: () => void;
   let fx: SimAdminFixture;
@@ -48,7 +50,7 @@ describe('commands/offsetCommands (vscode stub, simulator)', () => {
   let workspaceState: FakeMemento;
   let prompts: ScriptedAdminPrompts;
   let COMMANDS: CommandIdsModule['COMMANDS'];
-  let undoSnapshotKey: OffsetCommandsModule['undoSnapshotKey'];
+  let undoSnapshotKey: GroupTargetModule['undoSnapshotKey'];
   let disposables: Array<{ dispose(): unknown }>;
   let tmp: string;
   let admin: FaultyAdmin;
@@ -61,7 +63,8 @@ describe('commands/offsetCommands (vscode stub, simulator)', () => {
   };
   const run = (id: string, node: TreeNode): Promise<unknown> => Promise.resolve(host.commands.get(id)?.(node));
 
-  let registerOffsetCommands: OffsetCommandsModule['registerOffsetCommands'];
+  let registerResetCommands: ResetCommandsModule['registerResetCommands'];
+  let registerGroupAdminCommands: GroupAdminCommandsModule['registerGroupAdminCommands'];
   let registerExposeCommands: ExposeModule['registerExposeCommands'];
   let vscodeWindow: VscodeWindow;
   let Registry: RegistryModule['SourceRegistry'];
@@ -72,9 +75,11 @@ describe('commands/offsetCommands (vscode stub, simulator)', () => {
     host = new StubHost();
     uninstall = installVscodeStub(host);
     /* eslint-disable @typescript-eslint/no-require-imports -- loaded after the stub is installed */
-    ({ registerOffsetCommands, undoSnapshotKey } = require('../../../src/commands/offsetCommands') as OffsetCommandsModule);
-    ({ SourceRegistry: Registry } = require('../../../src/views/sourceRegistry') as RegistryModule);
-    COMMANDS = (require('../../../src/commands/commandIds') as CommandIdsModule).COMMANDS;
+    ({ registerResetCommands } = require('../../../src/reset/resetCommands') as ResetCommandsModule);
+    ({ registerGroupAdminCommands } = require('../../../src/commands/groupAdminCommands') as GroupAdminCommandsModule);
+    ({ undoSnapshotKey } = require('../../../src/commands/groupTarget') as GroupTargetModule);
+    ({ SourceRegistry: Registry } = require('../../../src/sources/sourceRegistry') as RegistryModule);
+    COMMANDS = (require('../../../src/constants') as CommandIdsModule).COMMANDS;
     ({ registerExposeCommands } = require('../../../src/commands/exposeCommands') as ExposeModule);
     vscodeWindow = (require('vscode') as typeof import('vscode')).window;
     /* eslint-enable @typescript-eslint/no-require-imports */
@@ -102,7 +107,7 @@ describe('commands/offsetCommands (vscode stub, simulator)', () => {
     prompts = new ScriptedAdminPrompts([]);
     exposures = new SimulatorExposures();
     log = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as import('vscode').LogOutputChannel;
-    disposables = registerOffsetCommands({
+    const deps: Parameters<ResetCommandsModule['registerResetCommands']>[0] = {
       exposures,
       registry,
       view: { refreshSource: async () => undefined },
@@ -115,7 +120,8 @@ describe('commands/offsetCommands (vscode stub, simulator)', () => {
         confirm: (options) => prompts.confirm(options),
         openFile: (options) => prompts.openFile(options),
       },
-    });
+    };
+    disposables = [...registerResetCommands(deps), ...registerGroupAdminCommands(deps)];
     tmp = mkdtempSync(join(tmpdir(), 'kgl-reset-'));
   });
 

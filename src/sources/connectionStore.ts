@@ -15,8 +15,8 @@ import * as vscode from 'vscode';
 import type { ConnectionConfig, Secrets } from '../kafka/connection';
 import { sameServers, serverSet } from './bootstrapServers';
 import { readStoredConnections, toStoredConnection, type StoredConnections } from '../kafka/connectionSettings';
+import { SETTINGS } from '../constants';
 
-export const CLUSTERS_SETTING = 'kafkaGroupLens.clusters';
 const SECRET_KEY_PREFIX = 'kafkaGroupLens.connection.';
 
 /** What SecretStorage holds per connection. */
@@ -49,7 +49,7 @@ export class ConnectionStore {
 
   /** Whether a workspace or folder settings file sets the connections (they are ignored; the caller says so). */
   hasIgnoredWorkspaceValue(): boolean {
-    const inspected = vscode.workspace.getConfiguration().inspect<unknown>(CLUSTERS_SETTING);
+    const inspected = vscode.workspace.getConfiguration().inspect<unknown>(SETTINGS.clusters);
     return inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined;
   }
 
@@ -100,12 +100,12 @@ export class ConnectionStore {
     } else {
       raw.push(stored);
     }
-    await vscode.workspace.getConfiguration().update(CLUSTERS_SETTING, raw, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration().update(SETTINGS.clusters, raw, vscode.ConfigurationTarget.Global);
   }
 
   async remove(id: string): Promise<void> {
     const raw = this.rawEntries().filter((e) => !(typeof e === 'object' && e !== null && (e as { id?: unknown }).id === id));
-    await vscode.workspace.getConfiguration().update(CLUSTERS_SETTING, raw, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration().update(SETTINGS.clusters, raw, vscode.ConfigurationTarget.Global);
     await this.secretStorage.delete(SECRET_KEY_PREFIX + id);
   }
 
@@ -119,7 +119,7 @@ export class ConnectionStore {
 
   /** The user (or remote machine) value of the setting; workspace and folder values are never read. */
   private userValue(): unknown {
-    return vscode.workspace.getConfiguration().inspect<unknown>(CLUSTERS_SETTING)?.globalValue;
+    return vscode.workspace.getConfiguration().inspect<unknown>(SETTINGS.clusters)?.globalValue;
   }
 
   /** The setting as written, so entries we cannot read are kept rather than lost on save. */

@@ -1,6 +1,6 @@
 import { strict as assert } from 'assert';
-import { SourceRegistry } from '../../../src/views/sourceRegistry';
-import { FakeControl, FakeSource } from './fakeSource';
+import { SourceRegistry } from '../../../src/sources/sourceRegistry';
+import { FakeControl, FakeSource } from '../views/fakeSource';
 
 describe('views/SourceRegistry', () => {
   it('keeps sources in registration order and reports additions and removals', async () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'assert';
-import { describeScenario, describeScope, parsePartitionSelections, promptResetRequest, RESET_SCENARIOS, type ResetQuestionContext } from '../../../src/commands/resetPrompts';
-import { ScriptedAdminPrompts } from './scriptedAdminPrompts';
+import { parsePartitionSelections, promptResetRequest, RESET_SCENARIOS, type ResetQuestionContext } from '../../../src/reset/resetPrompts';
+import { ScriptedAdminPrompts } from '../commands/scriptedAdminPrompts';
 
 function context(files: Record<string, string> = {}, extra: Partial<ResetQuestionContext> = {}): ResetQuestionContext {
   return {
@@ -63,11 +63,5 @@ describe('commands/resetPrompts', () => {
   it('stops when a step is cancelled', async () => {
     assert.equal(await promptResetRequest(new ScriptedAdminPrompts([{ cancel: true }]), context()), undefined);
     assert.equal(await promptResetRequest(new ScriptedAdminPrompts([{ pick: 'To Latest' }, { cancel: true }]), context()), undefined);
-  });
-
-  it('describes scenario and scope as the CLI spells them', () => {
-    assert.equal(describeScenario({ kind: 'shift-by', shift: -5 }), '--shift-by -5');
-    assert.equal(describeScenario({ kind: 'to-earliest' }), '--to-earliest');
-    assert.equal(describeScope({ kind: 'topics', topics: [{ topic: 'a' }, { topic: 'b', partitions: [0, 1] }] }), '--topic a --topic b:0,1');
   });
 });

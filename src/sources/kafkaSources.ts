@@ -13,11 +13,9 @@ import type { ClusterSource } from '../model/clusterSource';
 import type { SourceFailureKind } from '../model/sourceFailure';
 import { KafkaSource } from '../kafka/kafkaSource';
 import type { ConnectionStore } from './connectionStore';
-import { CLUSTERS_SETTING } from './connectionStore';
 import type { SourceRegistry } from './sourceRegistry';
 import { errorMessage } from '../protocol/errors';
-
-export const READ_COMMITTED_GROUPS_SETTING = 'kafkaGroupLens.readCommittedGroups';
+import { SETTINGS } from '../constants';
 
 interface IsolationSetting {
   lookup: IsolationLevelLookup;
@@ -27,12 +25,12 @@ interface IsolationSetting {
 }
 
 function readIsolationSetting(): IsolationSetting {
-  const value = vscode.workspace.getConfiguration().get<unknown>(READ_COMMITTED_GROUPS_SETTING, []);
+  const value = vscode.workspace.getConfiguration().get<unknown>(SETTINGS.readCommittedGroups, []);
   try {
     return { lookup: readCommittedLookup(value), fingerprint: JSON.stringify(value) };
   } catch (e) {
     // A bad entry must not hide the clusters: every group then counts as read_uncommitted.
-    return { lookup: readCommittedLookup([]), fingerprint: '[]', problem: `${READ_COMMITTED_GROUPS_SETTING} is ignored: ${errorMessage(e)}` };
+    return { lookup: readCommittedLookup([]), fingerprint: '[]', problem: `${SETTINGS.readCommittedGroups} is ignored: ${errorMessage(e)}` };
   }
 }
 
@@ -106,13 +104,13 @@ export function manageKafkaSources(registry: SourceRegistry, store: ConnectionSt
     const { connections, problems } = store.read();
     const problemText = problems.join('\n');
     if (problemText && problemText !== reportedProblems) {
-      log.warn(`Some entries of ${CLUSTERS_SETTING} are ignored:\n${problemText}`);
+      log.warn(`Some entries of ${SETTINGS.clusters} are ignored:\n${problemText}`);
       void vscode.window.showWarningMessage(`Kafka Group Lens: ${problems.length} cluster setting(s) ignored: ${problems[0]}`);
     }
     reportedProblems = problemText;
     const workspaceValue = store.hasIgnoredWorkspaceValue();
     if (workspaceValue && !reportedWorkspaceValue) {
-      log.warn(`${CLUSTERS_SETTING} in workspace or folder settings is ignored: cluster connections come from your user settings only`);
+      log.warn(`${SETTINGS.clusters} in workspace or folder settings is ignored: cluster connections come from your user settings only`);
     }
     reportedWorkspaceValue = workspaceValue;
     const isolation = readIsolationSetting();
@@ -134,7 +132,7 @@ export function manageKafkaSources(registry: SourceRegistry, store: ConnectionSt
         continue;
       }
       if (registry.get(config.id)) {
-        log.warn(`Cluster id "${config.id}" clashes with another source; rename it in ${CLUSTERS_SETTING}`);
+        log.warn(`Cluster id "${config.id}" clashes with another source; rename it in ${SETTINGS.clusters}`);
         continue;
       }
       await start(config, isolation);
@@ -147,7 +145,7 @@ export function manageKafkaSources(registry: SourceRegistry, store: ConnectionSt
 
   schedule();
   const configListener = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration(CLUSTERS_SETTING) || e.affectsConfiguration(READ_COMMITTED_GROUPS_SETTING)) {
+    if (e.affectsConfiguration(SETTINGS.clusters) || e.affectsConfiguration(SETTINGS.readCommittedGroups)) {
       schedule();
     }
   });

@@ -4,23 +4,19 @@
  * at the new pace and `kafkaGroupLens.simulator.scenario` restarts it with another built-in scenario.
  */
 import * as vscode from 'vscode';
-import { SIMULATOR_ACTIVE_CONTEXT } from '../commands/commandIds';
+import { CONTEXT_KEYS, SETTINGS } from '../constants';
 import { SimGroupAdmin } from '../simulator/simGroupAdmin';
 import { BUILT_IN_SCENARIO_NAMES, createDemoSimSource, isBuiltInScenarioName, type BuiltInScenarioName, type SimSource } from '../simulator/simSource';
 import { readCommittedLookup, type IsolationLevelLookup } from '../kafka/isolationLevels';
-import { READ_COMMITTED_GROUPS_SETTING } from './kafkaSources';
 import type { SourceRegistry } from './sourceRegistry';
 import { errorMessage } from '../protocol/errors';
 
-export const SIMULATOR_ENABLED_SETTING = 'kafkaGroupLens.simulator.enabled';
-export const SIMULATOR_SPEED_SETTING = 'kafkaGroupLens.simulator.speed';
-export const SIMULATOR_SCENARIO_SETTING = 'kafkaGroupLens.simulator.scenario';
-const SETTINGS = [SIMULATOR_ENABLED_SETTING, SIMULATOR_SPEED_SETTING, SIMULATOR_SCENARIO_SETTING, READ_COMMITTED_GROUPS_SETTING];
+const SIMULATOR_SETTINGS = [SETTINGS.simulatorEnabled, SETTINGS.simulatorSpeed, SETTINGS.simulatorScenario, SETTINGS.readCommittedGroups];
 
 /** kafkaGroupLens.readCommittedGroups for the simulator's groups, simulated or real clients alike (a bad value is reported by kafkaSources). */
 function readCommittedGroups(): IsolationLevelLookup {
   try {
-    return readCommittedLookup(vscode.workspace.getConfiguration().get<unknown>(READ_COMMITTED_GROUPS_SETTING, []));
+    return readCommittedLookup(vscode.workspace.getConfiguration().get<unknown>(SETTINGS.readCommittedGroups, []));
   } catch {
     return readCommittedLookup([]);
   }
@@ -34,18 +30,18 @@ interface SimulatorSettings {
 
 function readSettings(log: vscode.LogOutputChannel): SimulatorSettings {
   const config = vscode.workspace.getConfiguration();
-  const enabled = config.get<boolean>(SIMULATOR_ENABLED_SETTING, true) === true;
-  let speed = config.get<number>(SIMULATOR_SPEED_SETTING, 1);
+  const enabled = config.get<boolean>(SETTINGS.simulatorEnabled, true) === true;
+  let speed = config.get<number>(SETTINGS.simulatorSpeed, 1);
   if (typeof speed !== 'number' || !Number.isFinite(speed) || speed <= 0) {
-    log.warn(`${SIMULATOR_SPEED_SETTING} must be a positive number; using 1`);
+    log.warn(`${SETTINGS.simulatorSpeed} must be a positive number; using 1`);
     speed = 1;
   }
-  const scenarioSetting = config.get<unknown>(SIMULATOR_SCENARIO_SETTING, 'demo');
+  const scenarioSetting = config.get<unknown>(SETTINGS.simulatorScenario, 'demo');
   let scenario: BuiltInScenarioName = 'demo';
   if (isBuiltInScenarioName(scenarioSetting)) {
     scenario = scenarioSetting;
   } else {
-    log.warn(`${SIMULATOR_SCENARIO_SETTING} must be one of ${BUILT_IN_SCENARIO_NAMES.join(', ')}, got ${JSON.stringify(scenarioSetting)}; using demo`);
+    log.warn(`${SETTINGS.simulatorScenario} must be one of ${BUILT_IN_SCENARIO_NAMES.join(', ')}, got ${JSON.stringify(scenarioSetting)}; using demo`);
   }
   return { enabled, speed, scenario };
 }
@@ -80,7 +76,7 @@ export function manageSimulatorSource(registry: SourceRegistry, log: vscode.LogO
       log.info(`Simulator started: ${settings.scenario} cluster "${source.label}" at speed ${settings.speed}`);
     }
     running?.source.setIsolationLevelLookup(readCommittedGroups());
-    await vscode.commands.executeCommand('setContext', SIMULATOR_ACTIVE_CONTEXT, running !== undefined);
+    await vscode.commands.executeCommand('setContext', CONTEXT_KEYS.simulatorActive, running !== undefined);
   };
 
   const schedule = (): void => {
@@ -92,7 +88,7 @@ export function manageSimulatorSource(registry: SourceRegistry, log: vscode.LogO
 
   schedule();
   const listener = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (SETTINGS.some((setting) => e.affectsConfiguration(setting))) {
+    if (SIMULATOR_SETTINGS.some((setting) => e.affectsConfiguration(setting))) {
       schedule();
     }
   });

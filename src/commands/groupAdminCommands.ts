@@ -1,0 +1,59 @@
+/**
+ * The group-administration commands of the tree: Delete Group…, Delete Committed Offsets… and Remove Static
+ * Member(s). The questions and the admin calls live in groupAdminFlows; this file is the editor glue. The reset
+ * commands (and the undo that also puts deleted offsets back) are in src/reset/.
+ */
+import type * as vscode from 'vscode';
+import type { SourceRegistry } from '../sources/sourceRegistry';
+import type { GroupsView } from '../views/groupsView';
+import type { TreeNode } from '../views/treeNodes';
+import type { AdminPrompts } from './adminPrompts';
+import { COMMANDS } from '../constants';
+import { registerReportingCommand } from './commandRunner';
+import { deleteGroupFlow, deleteOffsetsFlow, removeStaticMembersFlow } from './groupAdminFlows';
+import { groupTarget, reportAdminOutcome, undoSnapshotKey } from './groupTarget';
+import { vscodeAdminPrompts } from './vscodeAdminPrompts';
+
+export interface GroupAdminCommandDeps {
+  registry: SourceRegistry;
+  view: Pick<GroupsView, 'refreshSource'>;
+  log: vscode.LogOutputChannel;
+  /** Read when a command runs (a deletion keeps its undo record in workspaceState). */
+  context: Pick<vscode.ExtensionContext, 'workspaceState'>;
+  prompts?: AdminPrompts;
+}
+
+export function registerGroupAdminCommands({ registry, view, log, context, prompts = vscodeAdminPrompts }: GroupAdminCommandDeps): vscode.Disposable[] {
+  return [
+    registerReportingCommand(COMMANDS.deleteGroup, 'Delete Group', log, async (node?: TreeNode) => {
+      const target = groupTarget(registry, node, 'Delete Group…');
+      const memberCount = node?.kind === 'group' ? node.summary.memberCount : 0;
+      await reportAdminOutcome(log, view, target, await deleteGroupFlow(prompts, target.admin, target.groupId, memberCount));
+    }),
+
+    registerReportingCommand(COMMANDS.deleteOffsets, 'Delete Committed Offsets', log, async (node?: TreeNode) => {
+      const target = groupTarget(registry, node, 'Delete Committed Offsets…');
+      const outcome = await deleteOffsetsFlow(prompts, target.admin, target.groupId);
+      if (outcome?.undo) {
+        await context.workspaceState.update(undoSnapshotKey(target.sourceId, target.groupId), outcome.undo);
+        outcome.summary += '. "Undo Last Offset Change" on the group commits them again';
+      }
+      await reportAdminOutcome(log, view, target, outcome);
+    }),
+
+    registerReportingCommand(COMMANDS.removeStaticMember, 'Remove Static Member', log, async (node?: TreeNode) => {
+      if (node?.kind !== 'member' || node.member.groupInstanceId == null) {
+        throw new Error('Run "Remove Static Member" on a static member (one with a group.instance.id)');
+      }
+      const target = groupTarget(registry, node, 'Remove Static Member');
+      const detail = await target.source.describeGroup(target.groupId);
+      await reportAdminOutcome(log, view, target, await removeStaticMembersFlow(prompts, target.admin, detail, [node.member.groupInstanceId]));
+    }),
+
+    registerReportingCommand(COMMANDS.removeStaticMembers, 'Remove Static Members', log, async (node?: TreeNode) => {
+      const target = groupTarget(registry, node, 'Remove Static Members…');
+      const detail = await target.source.describeGroup(target.groupId);
+      await reportAdminOutcome(log, view, target, await removeStaticMembersFlow(prompts, target.admin, detail));
+    }),
+  ];
+}

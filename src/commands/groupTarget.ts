@@ -1,0 +1,51 @@
+/**
+ * What the group-level commands (src/commands/ and src/reset/) act on: the group a tree row names with its
+ * cluster's admin, the workspace-state key of the group's undo record, and how an admin outcome is reported.
+ */
+import * as vscode from 'vscode';
+import type { GroupAdmin } from '../model/groupAdmin';
+import type { ClusterSource } from '../model/clusterSource';
+import type { SourceRegistry } from '../sources/sourceRegistry';
+import type { GroupsView } from '../views/groupsView';
+import type { TreeNode } from '../views/treeNodes';
+import type { AdminOutcome } from './groupAdminFlows';
+
+export interface GroupTarget {
+  sourceId: string;
+  groupId: string;
+  source: ClusterSource;
+  admin: GroupAdmin;
+}
+
+/** The group a command was invoked on, with its cluster's admin (a group row or a member row). */
+export function groupTarget(registry: SourceRegistry, node: TreeNode | undefined, what: string): GroupTarget {
+  if (node?.kind !== 'group' && node?.kind !== 'member') {
+    throw new Error(`Run "${what}" on a consumer group in the Consumer Groups view`);
+  }
+  const entry = registry.require(node.sourceId);
+  if (!entry.admin) {
+    throw new Error(`Cluster "${entry.source.label}" cannot administer groups`);
+  }
+  const groupId = node.kind === 'group' ? node.summary.groupId : node.groupId;
+  return { sourceId: node.sourceId, groupId, source: entry.source, admin: entry.admin };
+}
+
+/** Workspace-state key of the last offset change (a reset or a deletion) of a group on a cluster: what undo restores. */
+export function undoSnapshotKey(sourceId: string, groupId: string): string {
+  return `kafkaGroupLens.lastReset:${encodeURIComponent(sourceId)}:${encodeURIComponent(groupId)}`;
+}
+
+/** Logs an admin outcome, shows it (a warning naming the first failures), and reloads the group's cluster. */
+export async function reportAdminOutcome(log: vscode.LogOutputChannel, view: Pick<GroupsView, 'refreshSource'>, target: GroupTarget, outcome: AdminOutcome | undefined): Promise<void> {
+  if (!outcome) {
+    return;
+  }
+  log.info(`[${target.source.label}] ${outcome.summary}\n  ${outcome.lines.join('\n  ')}`);
+  if (outcome.ok) {
+    void vscode.window.showInformationMessage(outcome.summary);
+  } else {
+    const shown = outcome.lines.slice(0, 5).join('; ') + (outcome.lines.length > 5 ? `; … (${outcome.lines.length - 5} more in the output log)` : '');
+    void vscode.window.showWarningMessage(`${outcome.summary}. ${shown}`);
+  }
+  await view.refreshSource(target.sourceId);
+}
