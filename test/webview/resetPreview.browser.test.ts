@@ -11,8 +11,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { resetPreviewHtml } from '../../src/webview/resetPreviewHtml';
-import type { PreviewHostMessage, PreviewWebviewMessage } from '../../src/webview/resetPreviewProtocol';
+import { resetPreviewHtml } from '../../src/reset/resetPreviewHtml';
+import type { PreviewHostMessage, PreviewWebviewMessage } from '../../src/reset/resetPreviewProtocol';
 import { countBecomes, eventually, textBecomes } from './eventually';
 import { applyTheme, CHROMIUM_PATH } from './timelinePage';
 

@@ -7,7 +7,7 @@ import { strict as assert } from 'assert';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import type { PreviewHostMessage } from '../../../src/webview/resetPreviewProtocol';
+import type { PreviewHostMessage } from '../../../src/reset/resetPreviewProtocol';
 import type { SourceRegistry } from '../../../src/views/sourceRegistry';
 import type { GroupNode, MemberNode, TreeNode } from '../../../src/views/treeNodes';
 import { FakeMemento, installVscodeStub, StubHost, Uri, type FakeWebviewPanel } from '../views/vscodeStub';

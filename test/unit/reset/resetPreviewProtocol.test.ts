@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { isPreviewWebviewMessage } from '../../../src/webview/resetPreviewProtocol';
+import { isPreviewWebviewMessage } from '../../../src/reset/resetPreviewProtocol';
 
-describe('webview/resetPreviewProtocol', () => {
+describe('reset/resetPreviewProtocol', () => {
   it('accepts the page messages and nothing else', () => {
     for (const good of [{ type: 'ready' }, ...['execute', 'cancel', 'exportCsv', 'copyDryRun', 'copyExecute', 'replan'].map((action) => ({ type: 'action', action }))]) {
       assert.equal(isPreviewWebviewMessage(good), true, JSON.stringify(good));

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { resetPreviewHtml } from './resetPreviewHtml';
-import { createNonce } from './webviewShell';
+import { createNonce } from '../webview/webviewShell';
 import {
   isPreviewWebviewMessage,
   type ChangedData,

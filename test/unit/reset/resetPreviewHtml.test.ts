@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resetPreviewHtml } from '../../../src/webview/resetPreviewHtml';
+import { resetPreviewHtml } from '../../../src/reset/resetPreviewHtml';
 
 const parts = {
   cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
@@ -10,7 +10,7 @@ const parts = {
   nonce: 'n0nce+/=',
 };
 
-describe('webview/resetPreviewHtml', () => {
+describe('reset/resetPreviewHtml', () => {
   it('sets a strict CSP and loads only its own script (by nonce) and stylesheet', () => {
     const html = resetPreviewHtml(parts);
     const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1] ?? '';
