@@ -4,7 +4,7 @@
  */
 import { webviewPage, type WebviewPageParts } from '../webview/webviewShell';
 
-/** `asWebviewUri` of media/resetPreview/main.js and preview.css, as strings, with the CSP source and nonce. */
+/** `asWebviewUri` of dist/webview/resetPreview.js and media/resetPreview.css, as strings, with the CSP source and nonce. */
 export type ResetPreviewHtmlParts = WebviewPageParts;
 
 export function resetPreviewHtml(parts: ResetPreviewHtmlParts): string {

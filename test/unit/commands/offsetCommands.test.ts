@@ -133,9 +133,9 @@ describe('commands/offsetCommands (vscode stub, simulator)', () => {
     const [panel] = host.webviewPanels;
     assert.equal(panel.title, 'Reset Offsets: billing-archive');
     assert.equal(panel.options.enableScripts, true);
-    assert.deepEqual(panel.options.localResourceRoots?.map(String), ['file:///ext/media/resetPreview']);
+    assert.deepEqual(panel.options.localResourceRoots?.map(String), ['file:///ext/dist/webview', 'file:///ext/media']);
     const nonce = /script-src 'nonce-([^']+)'/.exec(panel.html)?.[1];
-    assert.ok(nonce && panel.html.includes(`<script nonce="${nonce}" src="file:///ext/media/resetPreview/main.js">`));
+    assert.ok(nonce && panel.html.includes(`<script nonce="${nonce}" src="file:///ext/dist/webview/resetPreview.js">`));
 
     panel.receive({ type: 'ready' });
     const [preview] = posted(panel, 'preview');
