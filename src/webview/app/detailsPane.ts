@@ -7,7 +7,7 @@ import type { RebalanceSpan, TimelineModel } from '../../timeline/timelineModel'
 import type { TimeBase } from '../protocol';
 import { formatPartitions, KIND_LABELS, modeLabel } from './describe';
 import { h } from './dom';
-import { markerIcon } from './markers';
+import { markerIcon } from './markerIcon';
 import { formatDuration, formatTime } from './viewWindow';
 
 export interface DetailsContext {
