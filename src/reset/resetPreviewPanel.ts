@@ -168,7 +168,7 @@ export function openResetPreview(extensionUri: vscode.Uri, initial: PreviewData,
         void run(message.action);
         break;
       case 'reportError':
-        log.warn(`Reset preview page: ${message.message}`);
+        log.error(`Reset preview page: ${message.message}`);
         break;
     }
   });

@@ -23,7 +23,8 @@ describe('reset/resetPreviewPanel (vscode stub)', () => {
   let uninstall: () => void;
   let openResetPreview: PanelModule['openResetPreview'];
   const warnings: string[] = [];
-  const log = { info: () => undefined, warn: (line: string) => warnings.push(line), error: () => undefined } as unknown as import('vscode').LogOutputChannel;
+  const errors: string[] = [];
+  const log = { info: () => undefined, warn: (line: string) => warnings.push(line), error: (line: string) => errors.push(line) } as unknown as import('vscode').LogOutputChannel;
   const handlers = {
     execute: () => Promise.resolve(undefined),
     replan: () => Promise.resolve({ ok: false as const, error: 'not here' }),
@@ -37,6 +38,7 @@ describe('reset/resetPreviewPanel (vscode stub)', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the stub is installed
     ({ openResetPreview } = require('../../../src/reset/resetPreviewPanel') as PanelModule);
     warnings.length = 0;
+    errors.length = 0;
   });
 
   afterEach(() => uninstall());
@@ -57,7 +59,8 @@ describe('reset/resetPreviewPanel (vscode stub)', () => {
     assert.deepEqual(panel.posted, [{ type: 'preview', preview: PREVIEW }]);
     panel.receive({ type: 'reportError', message: 'ignored a malformed message from the extension' });
     panel.receive({ type: 'action', action: 'rm -rf' });
-    assert.deepEqual(warnings, ['Reset preview page: ignored a malformed message from the extension', 'Reset preview: ignored a malformed message from the page']);
+    assert.deepEqual(errors, ['Reset preview page: ignored a malformed message from the extension']);
+    assert.deepEqual(warnings, ['Reset preview: ignored a malformed message from the page']);
     assert.equal(panel.posted.length, 1);
   });
 });
