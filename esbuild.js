@@ -1,7 +1,5 @@
-// Builds one bundle for the extension host and one for each webview entry that exists.
+// Builds one bundle for the extension host and one for each webview page.
 const esbuild = require('esbuild');
-const fs = require('fs');
-const path = require('path');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -25,13 +23,16 @@ const problemMatcher = {
 
 const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'silent', plugins: [problemMatcher] };
 
+/** One browser bundle per webview page: its entry and the file its panel loads with asWebviewUri. */
+const webviewPages = [
+  { entry: 'src/webview/app/main.ts', outfile: 'dist/webview/main.js' },
+  { entry: 'src/reset/page/main.ts', outfile: 'dist/webview/resetPreview.js' },
+];
+
 const targets = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  ...webviewPages.map(({ entry, outfile }) => ({ ...common, entryPoints: [entry], outfile, platform: 'browser', format: 'iife', target: 'es2022' })),
 ];
-const webviewEntry = path.join('src', 'webview', 'app', 'main.ts');
-if (fs.existsSync(webviewEntry)) {
-  targets.push({ ...common, entryPoints: [webviewEntry], outfile: 'dist/webview/main.js', platform: 'browser', format: 'iife', target: 'es2022' });
-}
 
 async function main() {
   const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));

@@ -1,6 +1,7 @@
 /**
  * The reset preview page in headless chromium, served with the extension's real HTML shell (so its
- * Content-Security-Policy is enforced) and media/resetPreview files: the plan renders as text (hostile
+ * Content-Security-Policy is enforced), the page bundled from src/reset/page/ as esbuild.js does it and
+ * media/resetPreview.css: the plan renders as text (hostile
  * ids included), the buttons post their actions, a stale plan's changes show with Re-plan, busy and results
  * states show, no CSP violation. Leaves screenshots in test/artifacts/reset-preview{,-changed}.png.
  * Run: npx mocha --config test/webview/.mocharc.json
@@ -11,12 +12,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { resetPreviewHtml } from '../../src/webview/resetPreviewHtml';
-import type { PreviewHostMessage, PreviewWebviewMessage } from '../../src/webview/resetPreviewProtocol';
+import { resetPreviewHtml } from '../../src/reset/resetPreviewHtml';
+import type { PreviewHostMessage, PreviewWebviewMessage } from '../../src/reset/resetPreviewProtocol';
+import { bundlePage, ROOT } from './bundle';
 import { countBecomes, eventually, textBecomes } from './eventually';
 import { applyTheme, CHROMIUM_PATH } from './timelinePage';
 
-const ROOT = join(__dirname, '..', '..');
 const HOSTILE = 'billing <img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
 const WARNING = 'New offset (5000) is higher than latest offset for topic partition legacy-events-1. Value will be set to 1000';
 
@@ -24,11 +25,10 @@ async function serve(): Promise<{ server: Server; origin: string }> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const media = (name: string) => readFileSync(join(ROOT, 'media', 'resetPreview', name), 'utf8');
   const files: Record<string, [string, string]> = {
-    '/': ['text/html', resetPreviewHtml({ cspSource: origin, scriptUri: `${origin}/main.js`, styleUri: `${origin}/preview.css`, nonce: 'dGVzdC1ub25jZQ==' })],
-    '/main.js': ['text/javascript', media('main.js')],
-    '/preview.css': ['text/css', media('preview.css')],
+    '/': ['text/html', resetPreviewHtml({ cspSource: origin, scriptUri: `${origin}/resetPreview.js`, styleUri: `${origin}/resetPreview.css`, nonce: 'dGVzdC1ub25jZQ==' })],
+    '/resetPreview.js': ['text/javascript', await bundlePage('src/reset/page/main.ts')],
+    '/resetPreview.css': ['text/css', readFileSync(join(ROOT, 'media', 'resetPreview.css'), 'utf8')],
   };
   server.on('request', (request, response) => {
     const file = files[request.url ?? ''];
@@ -184,6 +184,16 @@ describe('reset preview webview (chromium)', function () {
     assert.equal(await page.locator('#export').isDisabled(), false);
     mkdirSync(join(ROOT, 'test', 'artifacts'), { recursive: true });
     await page.screenshot({ path: join(ROOT, 'test', 'artifacts', 'reset-preview.png'), fullPage: true });
+  });
+
+  it('reports a malformed message to the panel and draws nothing of it', async () => {
+    const before = (await posted()).length;
+    const rows = await page.locator('#plan tbody tr').count();
+    await page.evaluate(() => window.postMessage({ type: 'preview', preview: { groupId: 'half a plan', rows: 'many' } }, '*'));
+    await eventually('the report', async () => (await posted()).slice(before), (messages) => messages.length > 0);
+    assert.deepEqual((await posted()).slice(before), [{ type: 'reportError', message: 'ignored a malformed message from the extension' }]);
+    assert.equal(await page.locator('#plan tbody tr').count(), rows);
+    assert.notEqual(await page.locator('#title').textContent(), 'Reset offsets of half a plan');
   });
 
   it('ran without page errors or CSP violations', () => {

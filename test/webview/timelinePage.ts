@@ -1,18 +1,17 @@
 /**
  * Runs the timeline webview outside VS Code for the browser test and the benchmark: bundles
- * src/webview/app/main.ts as esbuild.js does, serves it with media/timeline.css from a loopback
+ * src/webview/app/main.ts as esbuild.js does (bundle.ts), serves it with media/timeline.css from a loopback
  * HTTP server inside a page that fakes `acquireVsCodeApi` and sets VS Code's dark theme
  * variables, and opens it in headless Debian chromium through playwright-core.
  */
-import * as esbuild from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { HostToWebviewMessage, WebviewToHostMessage } from '../../src/webview/timelineProtocol';
+import { bundlePage, ROOT } from './bundle';
 
-const ROOT = join(__dirname, '..', '..');
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 /** A representative subset of VS Code's "Dark Modern" theme, as the workbench sets it on the webview's <html>. */
@@ -121,19 +120,6 @@ export interface TimelineHarness {
   close(): Promise<void>;
 }
 
-export async function bundleWebview(): Promise<string> {
-  const result = await esbuild.build({
-    entryPoints: [join(ROOT, 'src', 'webview', 'app', 'main.ts')],
-    bundle: true,
-    write: false,
-    platform: 'browser',
-    format: 'iife',
-    target: 'es2022',
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0].text;
-}
-
 function pageHtml(): string {
   const vars = Object.entries(DARK_THEME)
     .map(([name, value]) => `${name}: ${value};`)
@@ -177,7 +163,7 @@ async function serve(script: string): Promise<{ server: Server; url: string }> {
 }
 
 export async function openTimeline(viewport = { width: 1280, height: 720 }): Promise<TimelineHarness> {
-  const script = await bundleWebview();
+  const script = await bundlePage('src/webview/app/main.ts');
   const { server, url } = await serve(script);
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,

@@ -1,6 +1,6 @@
 /**
- * Words for the timeline: event-kind labels and partition lists. Pure, shared by the details pane
- * and the accessible announcements.
+ * Words for the timeline: event-kind labels, rebalance modes and partition lists. Pure, shared by the
+ * plot, the details pane and the accessible announcements.
  */
 import type { RebalanceEventKind, TopicPartition } from '../../model/types';
 
@@ -47,4 +47,12 @@ function runs(sorted: number[]): string {
     i = j + 1;
   }
   return parts.join(', ');
+}
+
+/** A rebalance's mode as the timeline names it; one that moved nothing says why. */
+export function modeLabel(rebalance: { mode: string; generationBefore: number }): string {
+  if (rebalance.mode !== 'none') {
+    return rebalance.mode;
+  }
+  return rebalance.generationBefore === 0 ? 'initial' : 'no revocation';
 }

@@ -5,10 +5,9 @@
 import type { MemberAssignmentChange, RebalanceEvent } from '../../model/types';
 import type { RebalanceSpan, TimelineModel } from '../../timeline/timelineModel';
 import type { TimeBase } from '../timelineProtocol';
-import { formatPartitions, KIND_LABELS } from './describe';
+import { formatPartitions, KIND_LABELS, modeLabel } from './describe';
 import { h } from './dom';
-import { markerIcon } from './markers';
-import { modeLabel } from './timelineView';
+import { markerIcon } from './markerIcon';
 import { formatDuration, formatTime } from './viewWindow';
 
 export interface DetailsContext {

@@ -10,7 +10,7 @@ import { isHostToWebviewMessage, isTimelinePanelState, type HostToWebviewMessage
 import { KIND_LABELS } from './describe';
 import { renderDetails } from './detailsPane';
 import { h } from './dom';
-import { markerIcon } from './markers';
+import { markerIcon } from './markerIcon';
 import { TimelineView } from './timelineView';
 import { formatDuration, formatTime, type ViewWindow } from './viewWindow';
 

@@ -1,6 +1,5 @@
-/** Marker glyphs: one shape per event kind, centred on (0, 0), shared by the plot and the legend. */
+/** Marker glyphs: one shape per event kind, centred on (0, 0), shared by the plot and the legend. Data only (no DOM), so Node tests read it. */
 import type { RebalanceEventKind } from '../../model/types';
-import { s } from './dom';
 
 const CIRCLE = 'M -5 0 A 5 5 0 1 0 5 0 A 5 5 0 1 0 -5 0 Z';
 const SMALL_CIRCLE = 'M -3.5 0 A 3.5 3.5 0 1 0 3.5 0 A 3.5 3.5 0 1 0 -3.5 0 Z';
@@ -27,10 +26,3 @@ export const MARKER_PATHS: Record<RebalanceEventKind, string> = {
   'offsets-committed': SMALL_CIRCLE,
   'offsets-reset': SMALL_SQUARE,
 };
-
-/** A small standalone icon of a kind, for the legend and the details heading. */
-export function markerIcon(kind: RebalanceEventKind): SVGSVGElement {
-  return s('svg', { class: 'marker-icon', width: 14, height: 14, viewBox: '-7 -7 14 14', 'aria-hidden': 'true' }, [
-    s('path', { d: MARKER_PATHS[kind], class: `marker k-${kind}`, 'fill-rule': 'evenodd' }),
-  ]);
-}

@@ -7,7 +7,7 @@ import { strict as assert } from 'assert';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import type { PreviewHostMessage } from '../../../src/webview/resetPreviewProtocol';
+import type { PreviewHostMessage } from '../../../src/reset/resetPreviewProtocol';
 import type { SourceRegistry } from '../../../src/sources/sourceRegistry';
 import type { GroupNode, MemberNode, TreeNode } from '../../../src/views/treeNodes';
 import { FakeMemento, installVscodeStub, StubHost, Uri, type FakeWebviewPanel } from '../views/vscodeStub';
@@ -139,9 +139,9 @@ describe('reset/resetCommands and the group-administration commands (vscode stub
     const [panel] = host.webviewPanels;
     assert.equal(panel.title, 'Reset Offsets: billing-archive');
     assert.equal(panel.options.enableScripts, true);
-    assert.deepEqual(panel.options.localResourceRoots?.map(String), ['file:///ext/media/resetPreview']);
+    assert.deepEqual(panel.options.localResourceRoots?.map(String), ['file:///ext/dist/webview', 'file:///ext/media']);
     const nonce = /script-src 'nonce-([^']+)'/.exec(panel.html)?.[1];
-    assert.ok(nonce && panel.html.includes(`<script nonce="${nonce}" src="file:///ext/media/resetPreview/main.js">`));
+    assert.ok(nonce && panel.html.includes(`<script nonce="${nonce}" src="file:///ext/dist/webview/resetPreview.js">`));
 
     panel.receive({ type: 'ready' });
     const [preview] = posted(panel, 'preview');

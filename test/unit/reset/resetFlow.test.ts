@@ -48,7 +48,7 @@ function request(groupId: string, scenario: ResetRequest['scenario'], scope: Res
   return { groupId, scenario, scope };
 }
 
-describe('commands/resetFlow over the simulator', () => {
+describe('reset/resetFlow over the simulator', () => {
   let fx: SimAdminFixture;
   beforeEach(() => {
     fx = demoAdmin();

@@ -17,7 +17,7 @@ function context(files: Record<string, string> = {}, extra: Partial<ResetQuestio
   };
 }
 
-describe('commands/resetPrompts', () => {
+describe('reset/resetPrompts', () => {
   it('offers the eight --reset-offsets scenarios', () => {
     assert.deepEqual(RESET_SCENARIOS.map((s) => s.description), [
       '--to-earliest', '--to-latest', '--to-current', '--to-offset', '--shift-by', '--to-datetime', '--by-duration', '--from-file',

@@ -2,7 +2,7 @@
  * A stand-in for the `vscode` module with just the API the extension uses, so activation can be checked
  * in plain Node: it records registered commands, created views and context keys, serves configuration
  * from a map, and answers quick picks and input boxes from a queue. It is not a workbench: rendering,
- * menus and `when` clauses are not exercised here (test/unit/commands/commandIds.test.ts checks the
+ * menus and `when` clauses are not exercised here (test/unit/constants.test.ts checks the
  * clauses against package.json; a later suite drives a real workbench).
  */
 import Module from 'module';

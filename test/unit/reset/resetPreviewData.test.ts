@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { toPreviewData, toResultRows } from '../../../src/webview/resetPreviewData';
+import { toPreviewData, toResultRows } from '../../../src/reset/resetPreviewData';
 
-describe('webview/resetPreviewData', () => {
+describe('reset/resetPreviewData', () => {
   const rows = [
     { topic: 't', partition: 0, currentOffset: 10, newOffset: 15, difference: 5 },
     { topic: 't', partition: 1, currentOffset: null, newOffset: 7, difference: null, warning: 'New offset (9) is higher than latest offset for topic partition t-1. Value will be set to 7' },

@@ -2,9 +2,9 @@
  * The reset preview's HTML shell: strict CSP (the one script by nonce, styles from the extension's media),
  * and no data: the plan arrives as a message and is set as text.
  */
-import { webviewPage, type WebviewPageParts } from './webviewShell';
+import { webviewPage, type WebviewPageParts } from '../webview/webviewShell';
 
-/** `asWebviewUri` of media/resetPreview/main.js and preview.css, as strings, with the CSP source and nonce. */
+/** `asWebviewUri` of dist/webview/resetPreview.js and media/resetPreview.css, as strings, with the CSP source and nonce. */
 export type ResetPreviewHtmlParts = WebviewPageParts;
 
 export function resetPreviewHtml(parts: ResetPreviewHtmlParts): string {

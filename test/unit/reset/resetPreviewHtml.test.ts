@@ -1,16 +1,16 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resetPreviewHtml } from '../../../src/webview/resetPreviewHtml';
+import { resetPreviewHtml } from '../../../src/reset/resetPreviewHtml';
 
 const parts = {
   cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
-  scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/media/resetPreview/main.js',
-  styleUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/media/resetPreview/preview.css',
+  scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview/resetPreview.js',
+  styleUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/media/resetPreview.css',
   nonce: 'n0nce+/=',
 };
 
-describe('webview/resetPreviewHtml', () => {
+describe('reset/resetPreviewHtml', () => {
   it('sets a strict CSP and loads only its own script (by nonce) and stylesheet', () => {
     const html = resetPreviewHtml(parts);
     const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1] ?? '';
@@ -32,7 +32,10 @@ describe('webview/resetPreviewHtml', () => {
   });
 
   it('ships a page script that writes text only, never markup', () => {
-    const script = readFileSync(join(__dirname, '../../../media/resetPreview/main.js'), 'utf8');
+    const pageDir = join(__dirname, '../../../src/reset/page');
+    const sources = readdirSync(pageDir).filter((name) => name.endsWith('.ts'));
+    assert.ok(sources.length > 0);
+    const script = sources.map((name) => readFileSync(join(pageDir, name), 'utf8')).join('\n');
     assert.doesNotMatch(script, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/);
     assert.match(script, /textContent/);
   });

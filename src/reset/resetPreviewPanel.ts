@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { resetPreviewHtml } from './resetPreviewHtml';
-import { createNonce } from './webviewShell';
+import { createNonce } from '../webview/webviewShell';
 import {
   isPreviewWebviewMessage,
   type ChangedData,
@@ -18,6 +18,8 @@ import {
 import { errorMessage } from '../protocol/errors';
 
 export const RESET_PREVIEW_VIEW_TYPE = 'kafkaGroupLens.resetPreview';
+/** The page's bundle in dist/webview/, built by esbuild.js from src/reset/page/main.ts. */
+export const RESET_PREVIEW_BUNDLE = 'resetPreview.js';
 
 export type ExecuteAnswer =
   | { kind: 'results'; summary: string; rows: ResultRowData[] }
@@ -37,17 +39,18 @@ export interface ResetPreviewHandlers {
 type PlanState = 'current' | 'changed' | 'executed';
 
 export function openResetPreview(extensionUri: vscode.Uri, initial: PreviewData, handlers: ResetPreviewHandlers, log: vscode.LogOutputChannel): vscode.WebviewPanel {
-  const mediaRoot = vscode.Uri.joinPath(extensionUri, 'media', 'resetPreview');
+  const bundles = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
+  const media = vscode.Uri.joinPath(extensionUri, 'media');
   const panel = vscode.window.createWebviewPanel(RESET_PREVIEW_VIEW_TYPE, `Reset Offsets: ${initial.groupId}`, vscode.ViewColumn.Active, {
     enableScripts: true,
-    localResourceRoots: [mediaRoot],
+    localResourceRoots: [bundles, media],
     retainContextWhenHidden: true,
   });
   const webview = panel.webview;
   webview.html = resetPreviewHtml({
     cspSource: webview.cspSource,
-    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'main.js')).toString(),
-    styleUri: webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'preview.css')).toString(),
+    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(bundles, RESET_PREVIEW_BUNDLE)).toString(),
+    styleUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'resetPreview.css')).toString(),
     nonce: createNonce(),
   });
   const post = (message: PreviewHostMessage): void => {
@@ -157,10 +160,16 @@ export function openResetPreview(extensionUri: vscode.Uri, initial: PreviewData,
       log.warn('Reset preview: ignored a malformed message from the page');
       return;
     }
-    if (message.type === 'ready') {
-      post({ type: 'preview', preview: data });
-    } else {
-      void run(message.action);
+    switch (message.type) {
+      case 'ready':
+        post({ type: 'preview', preview: data });
+        break;
+      case 'action':
+        void run(message.action);
+        break;
+      case 'reportError':
+        log.error(`Reset preview page: ${message.message}`);
+        break;
     }
   });
   panel.onDidDispose(() => subscription.dispose());
