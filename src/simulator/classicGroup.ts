@@ -397,7 +397,7 @@ export class ClassicGroup extends GroupOffsets implements Group {
       groupState: this.state,
       protocolType: this.protocolType ?? '',
       protocolData: stable ? protocol : '',
-      members: [...this.members.values()].map((m) => (stable ? m.describe(protocol) : { ...m.describeNoMetadata(), assignment: EMPTY_ASSIGNMENT })),
+      members: [...this.members.values()].map((m) => (stable ? m.describe(protocol) : m.describeNoMetadata())),
     };
   }
 
