@@ -1,6 +1,7 @@
 /**
- * A classic consumer group as the coordinator holds it (Kafka's ClassicGroup and
- * ClassicGroupMember): members, static-member map, pending joins and syncs, state machine.
+ * A classic group as the coordinator holds it (Kafka's ClassicGroup): members, static-member map,
+ * pending joins and syncs, the state machine, and the checks Kafka puts on the group itself
+ * (validateOffsetCommit, validateOffsetDelete, validateDeleteGroup, offsetExpirationCondition).
  * Deterministic refinement: Kafka keeps members in a HashMap; here they are in insertion order,
  * which decides leader re-election and protocol-vote ties.
  */
@@ -12,9 +13,6 @@ import type { Group, OffsetExpirationCondition } from './group';
 import { GroupOffsets } from './groupOffsets';
 import { ProtocolSupport } from './protocolSupport';
 import type { DescribedGroup, JoinGroupProtocol, JoinGroupResponse, JoinGroupResponseMember, Respond, SyncGroupResponse } from './protocol';
-
-export { ClassicGroupMember, EMPTY_ASSIGNMENT, sameSubscription } from './classicGroupMember';
-export type { CommittedOffset } from './group';
 
 export const CONSUMER_PROTOCOL_TYPE = 'consumer';
 
