@@ -1,20 +1,20 @@
 /**
- * A classic consumer group as the coordinator holds it (Kafka's ClassicGroup and
- * ClassicGroupMember): members, static-member map, pending joins and syncs, state machine.
+ * A classic group as the coordinator holds it (Kafka's ClassicGroup): members, static-member map,
+ * pending joins and syncs, the state machine, and the checks Kafka puts on the group itself
+ * (validateOffsetCommit, validateOffsetDelete, validateDeleteGroup, offsetExpirationCondition).
  * Deterministic refinement: Kafka keeps members in a HashMap; here they are in insertion order,
  * which decides leader re-election and protocol-vote ties.
  */
 import type { TopicPartition } from '../model/types';
 import type { Deadline, ScheduledTask } from './clock';
-import type {
-  ConsumerAssignment,
-  ConsumerSubscription,
-  JoinGroupProtocol,
-  JoinGroupResponse,
-  JoinGroupResponseMember,
-  Respond,
-  SyncGroupResponse,
-} from './protocol';
+import { ClassicGroupMember, EMPTY_ASSIGNMENT } from './classicGroupMember';
+import type { KafkaErrorCode } from './errors';
+import type { Group, OffsetExpirationCondition } from './group';
+import { GroupOffsets } from './groupOffsets';
+import { ProtocolSupport } from './protocolSupport';
+import type { DescribedGroup, JoinGroupProtocol, JoinGroupResponse, JoinGroupResponseMember, Respond, SyncGroupResponse } from './protocol';
+
+export const CONSUMER_PROTOCOL_TYPE = 'consumer';
 
 export type ClassicGroupState = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' | 'Stable' | 'Dead';
 
@@ -27,77 +27,8 @@ const VALID_PREVIOUS_STATES: Record<ClassicGroupState, readonly ClassicGroupStat
   Dead: ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead'],
 };
 
-export const EMPTY_ASSIGNMENT: ConsumerAssignment = Object.freeze({ partitions: [] }) as ConsumerAssignment;
-
-export interface CommittedOffset {
-  offset: number;
-  leaderEpoch: number;
-  metadata: string;
-  commitTimestamp: number;
-  /** Position of the commit record in `__consumer_offsets`: a transactional commit loses to a later plain one. */
-  recordOffset?: number;
-}
-
-export class ClassicGroupMember {
-  assignment: ConsumerAssignment = EMPTY_ASSIGNMENT;
-  isNew = false;
-  awaitingJoin: Respond<JoinGroupResponse> | null = null;
-  awaitingSync: Respond<SyncGroupResponse> | null = null;
-
-  constructor(
-    readonly memberId: string,
-    readonly groupInstanceId: string | null,
-    readonly clientId: string,
-    readonly clientHost: string,
-    public rebalanceTimeoutMs: number,
-    public sessionTimeoutMs: number,
-    readonly protocolType: string,
-    public protocols: JoinGroupProtocol[],
-    /** Session timer; owned by the coordinator. */
-    readonly heartbeat: Deadline,
-  ) {}
-
-  get isStatic(): boolean {
-    return this.groupInstanceId !== null;
-  }
-
-  metadataFor(protocolName: string): ConsumerSubscription | null {
-    return this.protocols.find((p) => p.name === protocolName)?.metadata ?? null;
-  }
-
-  /** Same protocols in the same order with the same metadata (ClassicGroupMember.matches). */
-  matches(protocols: JoinGroupProtocol[]): boolean {
-    if (protocols.length !== this.protocols.length) {
-      return false;
-    }
-    return protocols.every((p, i) => p.name === this.protocols[i].name && sameSubscription(p.metadata, this.protocols[i].metadata));
-  }
-
-  /** The first protocol, in the member's own order, that every member supports. */
-  vote(candidates: ReadonlySet<string>): string {
-    const choice = this.protocols.find((p) => candidates.has(p.name));
-    if (!choice) {
-      throw new Error(`Member ${this.memberId} does not support any of the candidate protocols ${[...candidates].join(', ')}`);
-    }
-    return choice.name;
-  }
-}
-
-function samePartitions(a: TopicPartition[], b: TopicPartition[]): boolean {
-  return a.length === b.length && a.every((tp, i) => tp.topic === b[i].topic && tp.partition === b[i].partition);
-}
-
-export function sameSubscription(a: ConsumerSubscription, b: ConsumerSubscription): boolean {
-  return (
-    a.generationId === b.generationId &&
-    (a.userData ?? '') === (b.userData ?? '') &&
-    a.topics.length === b.topics.length &&
-    a.topics.every((t, i) => t === b.topics[i]) &&
-    samePartitions(a.ownedPartitions, b.ownedPartitions)
-  );
-}
-
-export class ClassicGroup {
+export class ClassicGroup extends GroupOffsets implements Group {
+  readonly type = 'classic' as const;
   state: ClassicGroupState = 'Empty';
   previousState: ClassicGroupState | null = null;
   stateTimestamp: number;
@@ -115,19 +46,18 @@ export class ClassicGroup {
   newMemberAdded = false;
   /** Topics the members subscribe to, computed at each generation (null when unknown). */
   subscribedTopics: Set<string> | null = null;
-  /** topic → partition → committed offset. */
-  readonly offsets = new Map<string, Map<number, CommittedOffset>>();
   /** Each member's partitions at the last completed sync, keyed by instance id (static) or member id. */
   readonly lastSyncedAssignment = new Map<string, TopicPartition[]>();
   joinTimer: ScheduledTask | null = null;
   syncTimer: ScheduledTask | null = null;
-  private readonly protocolSupport = new Map<string, number>();
+  private readonly protocolSupport = new ProtocolSupport();
 
   constructor(
     readonly groupId: string,
     now: number,
     private readonly onTransition: (group: ClassicGroup, from: ClassicGroupState, to: ClassicGroupState) => void,
   ) {
+    super();
     this.stateTimestamp = now;
   }
 
@@ -187,7 +117,7 @@ export class ClassicGroup {
     if (this.members.size === 0) {
       this.protocolType = member.protocolType;
     }
-    this.countProtocols(member.protocols, 1);
+    this.protocolSupport.count(member.protocols, 1);
     if (this.leaderId === null) {
       this.leaderId = member.memberId;
     }
@@ -208,7 +138,7 @@ export class ClassicGroup {
     const removed = this.members.get(memberId);
     if (removed) {
       this.members.delete(memberId);
-      this.countProtocols(removed.protocols, -1);
+      this.protocolSupport.count(removed.protocols, -1);
       if (removed.awaitingJoin) {
         this.numMembersAwaitingJoin--;
       }
@@ -234,9 +164,9 @@ export class ClassicGroup {
     sessionTimeoutMs: number,
     respond: Respond<JoinGroupResponse> | null,
   ): void {
-    this.countProtocols(member.protocols, -1);
+    this.protocolSupport.count(member.protocols, -1);
     member.protocols = protocols;
-    this.countProtocols(protocols, 1);
+    this.protocolSupport.count(protocols, 1);
     member.rebalanceTimeoutMs = rebalanceTimeoutMs;
     member.sessionTimeoutMs = sessionTimeoutMs;
     if (respond && !member.awaitingJoin) {
@@ -316,17 +246,7 @@ export class ClassicGroup {
     if (this.state === 'Empty') {
       return protocolType.length > 0 && protocols.length > 0;
     }
-    return this.protocolType === protocolType && protocols.some((p) => (this.protocolSupport.get(p.name) ?? 0) === this.members.size);
-  }
-
-  candidateProtocols(): Set<string> {
-    const candidates = new Set<string>();
-    for (const [name, count] of this.protocolSupport) {
-      if (count === this.members.size) {
-        candidates.add(name);
-      }
-    }
-    return candidates;
+    return this.protocolType === protocolType && this.protocolSupport.supportsAny(protocols, this.members.size);
   }
 
   /** Each member votes for its first candidate; the most votes wins, ties go to the protocol voted for first. */
@@ -334,21 +254,7 @@ export class ClassicGroup {
     if (this.members.size === 0) {
       throw new Error(`Cannot select a protocol for the empty group ${this.groupId}`);
     }
-    const candidates = this.candidateProtocols();
-    const votes = new Map<string, number>();
-    for (const member of this.members.values()) {
-      const choice = member.vote(candidates);
-      votes.set(choice, (votes.get(choice) ?? 0) + 1);
-    }
-    let winner = '';
-    let best = -1;
-    for (const [name, count] of votes) {
-      if (count > best) {
-        winner = name;
-        best = count;
-      }
-    }
-    return winner;
+    return this.protocolSupport.select(this.members.values(), this.members.size);
   }
 
   /** If the leader has not rejoined, the first member awaiting join takes over. False when nobody can lead. */
@@ -410,41 +316,96 @@ export class ClassicGroup {
     return this.members.has(memberId) ? 'NONE' : 'UNKNOWN_MEMBER_ID';
   }
 
+  /**
+   * ClassicGroup.validateOffsetCommit. In PreparingRebalance commits with the current (old)
+   * generation still succeed; a transactional commit is not blocked by CompletingRebalance either.
+   */
+  validateOffsetCommit(memberId: string, groupInstanceId: string | null, generationId: number, isTransactional: boolean): KafkaErrorCode {
+    if (this.is('Dead')) {
+      return 'COORDINATOR_NOT_AVAILABLE';
+    }
+    if (generationId < 0 && this.is('Empty')) {
+      // The admin client, or a consumer without group management: it may commit to an empty group.
+      return 'NONE';
+    }
+    if (generationId >= 0 || memberId !== '' || groupInstanceId !== null) {
+      const memberError = this.validateMember(memberId, groupInstanceId);
+      if (memberError !== 'NONE') {
+        return memberError;
+      }
+      if (generationId !== this.generationId) {
+        return 'ILLEGAL_GENERATION';
+      }
+    } else if (!isTransactional && !this.is('Empty')) {
+      return 'UNKNOWN_MEMBER_ID';
+    }
+    return !isTransactional && this.is('CompletingRebalance') ? 'REBALANCE_IN_PROGRESS' : 'NONE';
+  }
+
+  /** ClassicGroup.validateOffsetDelete: only an empty group or one of the consumer protocol. */
+  validateOffsetDelete(): KafkaErrorCode {
+    if (this.is('Dead')) {
+      return 'GROUP_ID_NOT_FOUND';
+    }
+    return !this.is('Empty') && this.protocolType !== CONSUMER_PROTOCOL_TYPE ? 'NON_EMPTY_GROUP' : 'NONE';
+  }
+
+  /** ClassicGroup.validateDeleteGroup. */
+  validateDeleteGroup(): KafkaErrorCode {
+    if (this.is('Dead')) {
+      return 'GROUP_ID_NOT_FOUND';
+    }
+    return this.is('Empty') ? 'NONE' : 'NON_EMPTY_GROUP';
+  }
+
+  isEmpty(): boolean {
+    return this.is('Empty');
+  }
+
+  /**
+   * ClassicGroup.offsetExpirationCondition: a simple group's offsets expire by commit time; an Empty
+   * group's all together, counted from when it became Empty; a Stable group's unsubscribed topics by
+   * commit time; none in a rebalance.
+   */
+  offsetExpirationCondition(): OffsetExpirationCondition | null {
+    if (this.protocolType === null) {
+      return { appliesTo: () => true, baseTimestamp: (offset) => offset.commitTimestamp };
+    }
+    if (this.is('Empty')) {
+      const emptySince = this.stateTimestamp;
+      return { appliesTo: () => true, baseTimestamp: () => emptySince };
+    }
+    if (this.is('Stable')) {
+      return { appliesTo: (topic) => !this.isSubscribedToTopic(topic), baseTimestamp: (offset) => offset.commitTimestamp };
+    }
+    return null;
+  }
+
+  /**
+   * DescribeGroups of this group (GroupMetadataManager.describeGroups): metadata and the selected
+   * protocol only when Stable; in every state each member's current assignment, so during a rebalance
+   * the previous generation's partitions are still described, as a real broker does.
+   */
+  describe(): DescribedGroup {
+    const stable = this.is('Stable');
+    const protocol = this.protocolName ?? '';
+    return {
+      errorCode: 'NONE',
+      groupId: this.groupId,
+      groupState: this.state,
+      protocolType: this.protocolType ?? '',
+      protocolData: stable ? protocol : '',
+      members: [...this.members.values()].map((m) => (stable ? m.describe(protocol) : m.describeNoMetadata())),
+    };
+  }
+
   /** Whether OffsetDelete must refuse a topic (ClassicGroup.isSubscribedToTopic). */
   isSubscribedToTopic(topic: string): boolean {
-    return this.subscribedTopics ? this.subscribedTopics.has(topic) : this.protocolType === 'consumer';
-  }
-
-  committed(topic: string, partition: number): CommittedOffset | undefined {
-    return this.offsets.get(topic)?.get(partition);
-  }
-
-  commit(topic: string, partition: number, value: CommittedOffset): void {
-    let partitions = this.offsets.get(topic);
-    if (!partitions) {
-      partitions = new Map();
-      this.offsets.set(topic, partitions);
-    }
-    partitions.set(partition, value);
-  }
-
-  deleteOffset(topic: string, partition: number): boolean {
-    const partitions = this.offsets.get(topic);
-    if (!partitions || !partitions.delete(partition)) {
-      return false;
-    }
-    if (partitions.size === 0) {
-      this.offsets.delete(topic);
-    }
-    return true;
-  }
-
-  hasOffsets(): boolean {
-    return this.offsets.size > 0;
+    return this.subscribedTopics ? this.subscribedTopics.has(topic) : this.protocolType === CONSUMER_PROTOCOL_TYPE;
   }
 
   private computeSubscribedTopics(): Set<string> | null {
-    if (this.protocolType !== 'consumer') {
+    if (this.protocolType !== CONSUMER_PROTOCOL_TYPE) {
       return null;
     }
     const topics = new Set<string>();
@@ -457,16 +418,5 @@ export class ClassicGroup {
       }
     }
     return topics;
-  }
-
-  private countProtocols(protocols: JoinGroupProtocol[], delta: number): void {
-    for (const p of protocols) {
-      const count = (this.protocolSupport.get(p.name) ?? 0) + delta;
-      if (count === 0) {
-        this.protocolSupport.delete(p.name);
-      } else {
-        this.protocolSupport.set(p.name, count);
-      }
-    }
   }
 }

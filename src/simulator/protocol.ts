@@ -5,6 +5,7 @@
  * assignments are carried decoded (ConsumerProtocol Subscription / Assignment).
  */
 import type { GroupState, TopicPartition } from '../model/types';
+import type { GroupType } from './group';
 import type { KafkaErrorCode } from './errors';
 
 /** ConsumerProtocol Subscription, decoded. */
@@ -168,7 +169,7 @@ export interface ListGroupsRequest {
 
 export interface ListGroupsResponse {
   errorCode: KafkaErrorCode;
-  groups: Array<{ groupId: string; protocolType: string; groupState: GroupState; groupType: 'classic' }>;
+  groups: Array<{ groupId: string; protocolType: string; groupState: GroupState; groupType: GroupType }>;
 }
 
 export interface DescribedGroupMember {

@@ -3,7 +3,7 @@
  * invisible to OffsetFetch until the COMMIT marker materializes them, dropped by ABORT
  * (OffsetMetadataManager.replay / replayEndTransactionMarker).
  */
-import type { CommittedOffset } from './classicGroup';
+import type { CommittedOffset } from './group';
 import type { TransactionResult } from './transactionIndex';
 
 /** A pending offset and its place in `__consumer_offsets`, which decides whether it still wins at commit. */

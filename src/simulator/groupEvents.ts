@@ -1,0 +1,45 @@
+/** Writes the coordinator's rebalance events (the timeline's source) for a group at the clock's time. */
+import type { GroupState, RebalanceEvent, RebalanceEventKind } from '../model/types';
+import type { VirtualClock } from './clock';
+import type { EventLog } from './eventLog';
+import type { GroupMemberIdentity } from './group';
+
+export interface GroupEventDetails {
+  member?: GroupMemberIdentity;
+  cause?: string;
+  stateBefore?: GroupState;
+  stateAfter?: GroupState;
+  assignments?: RebalanceEvent['assignments'];
+}
+
+/** The group fields an event records: its id, generation and state at the time. */
+export interface EventSubject {
+  readonly groupId: string;
+  readonly generationId: number;
+  readonly state: GroupState;
+}
+
+export class GroupEvents {
+  constructor(
+    private readonly clock: VirtualClock,
+    private readonly events: EventLog,
+  ) {}
+
+  emit(group: EventSubject, kind: RebalanceEventKind, details: GroupEventDetails): void {
+    const event: RebalanceEvent = { groupId: group.groupId, time: this.clock.now, kind, generation: group.generationId };
+    event.stateBefore = details.stateBefore ?? group.state;
+    event.stateAfter = details.stateAfter ?? group.state;
+    if (details.member) {
+      event.memberId = details.member.memberId;
+      event.groupInstanceId = details.member.groupInstanceId;
+      event.clientId = details.member.clientId;
+    }
+    if (details.cause !== undefined) {
+      event.cause = details.cause;
+    }
+    if (details.assignments) {
+      event.assignments = details.assignments;
+    }
+    this.events.emit(event);
+  }
+}
