@@ -1,14 +1,14 @@
-/** OffsetsTopicTransport over KafkaSource's kafkajs connections: Metadata, ListOffsets and Fetch as finished requests. */
-import { sendRequest, requireVersion, type KafkajsBroker } from './kafkajsBridge';
+/** OffsetsTopicTransport over KafkaSource's kafkajs connections: Metadata, ListOffsets and Fetch as typed requests. */
+import { sendRequest, type KafkajsBroker } from './kafkajsBridge';
+import { describeErrorCode, KafkaErrorCode, UNKNOWN_TOPIC_OR_PARTITION } from './kafkaErrors';
 import { isAccessErrorCode, OFFSETS_TOPIC, OffsetsTopicAccessError, type EarliestOffset, type OffsetsTopicTransport } from './offsetsTopicReader';
-import { ApiKeys } from './protocol/apiRequest';
-import { describeErrorCode, KafkaErrorCode } from './protocol/errorCodes';
-import { fetchRequest, MAX_FETCH_VERSION, MIN_FETCH_VERSION, type FetchLimits, type FetchPosition, type FetchResult } from './protocol/fetchRequest';
-import { EARLIEST_TIMESTAMP, listOffsetsRequest, READ_UNCOMMITTED, type MetadataResult } from './protocol/offsetRequests';
-
-const UNKNOWN_TOPIC_OR_PARTITION = 3;
+import { fetchRequest, type FetchLimits, type FetchPosition, type FetchResult } from './requests/fetchRequest';
+import { EARLIEST_TIMESTAMP, listOffsetsRequest, READ_UNCOMMITTED, type MetadataResult } from './requests/offsetRequests';
 
 export class ClusterOffsetsTopicTransport implements OffsetsTopicTransport {
+  /** The topic's id from the Metadata that gave the leaders (Fetch v13+ names topics by id); null before or without one. */
+  private topicId: string | null = null;
+
   /**
    * @param metadata Metadata that includes `__consumer_offsets` (and leaves kafkajs knowing every broker).
    * @param broker The connected broker with a node id.
@@ -29,6 +29,7 @@ export class ClusterOffsetsTopicTransport implements OffsetsTopicTransport {
     if (topic.errorCode !== 0) {
       throw new KafkaErrorCode(topic.errorCode, `Metadata of ${OFFSETS_TOPIC}`);
     }
+    this.topicId = topic.topicId;
     const leaders = new Array<number>(topic.partitions.length).fill(-1);
     for (const p of topic.partitions) {
       if (p.partition < 0 || p.partition >= leaders.length) {
@@ -47,7 +48,6 @@ export class ClusterOffsetsTopicTransport implements OffsetsTopicTransport {
 
   async fetch(leader: number, positions: readonly FetchPosition[], limits: FetchLimits): Promise<FetchResult> {
     const broker = await this.broker(leader);
-    const version = requireVersion(broker, ApiKeys.Fetch, 'Fetch', MIN_FETCH_VERSION, MAX_FETCH_VERSION);
-    return sendRequest(broker, fetchRequest(version, OFFSETS_TOPIC, positions, limits));
+    return sendRequest(broker, fetchRequest({ topic: OFFSETS_TOPIC, topicId: this.topicId }, positions, limits));
   }
 }
