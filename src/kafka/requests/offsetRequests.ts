@@ -4,10 +4,11 @@ import { ApiKeys } from '../../protocol/messages/apis';
 import { ListOffsetsRequest } from '../../protocol/messages/listOffsetsRequest';
 import { ListOffsetsResponse } from '../../protocol/messages/listOffsetsResponse';
 import { MetadataRequest } from '../../protocol/messages/metadataRequest';
-import { MetadataResponse } from '../../protocol/messages/metadataResponse';
+import { MetadataResponse, type MetadataResponseData } from '../../protocol/messages/metadataResponse';
 import { OffsetFetchRequest, type OffsetFetchRequestData } from '../../protocol/messages/offsetFetchRequest';
 import { OffsetFetchResponse, type OffsetFetchResponseData } from '../../protocol/messages/offsetFetchResponse';
 import { groupBy } from '../collections';
+import { KafkaErrorCode } from '../kafkaErrors';
 import { apiCall, exactNumber, requestSpec, type RequestSpec } from './apiCall';
 
 /** Kafka's Uuid.ZERO_UUID: no topic id (a broker older than topic ids, or a Metadata version before them). */
@@ -39,23 +40,33 @@ export interface MetadataResult {
 /** Metadata for the named topics (never "all topics"), without auto-creation: v6 (what every 2.x+ broker serves) to v13. */
 export function metadataRequest(topics: readonly string[]): RequestSpec<MetadataResult> {
   return requestSpec(ApiKeys.Metadata, 6, 13, (version) =>
-    apiCall(MetadataRequest, MetadataResponse, version, { topics: topics.map((name) => ({ name })), allowAutoTopicCreation: false }, (answer) => ({
-      brokers: answer.brokers.map((b) => ({ nodeId: b.nodeId, host: b.host, port: b.port, rack: b.rack ?? null })),
-      clusterId: answer.clusterId ?? null,
-      controllerId: answer.controllerId ?? -1,
-      // Topics asked for by name come back named; a nameless one (v12+ allows it) was not asked for.
-      topics: answer.topics.flatMap((t) =>
-        t.name === null
-          ? []
-          : [{
-              errorCode: t.errorCode,
-              topic: t.name,
-              topicId: t.topicId === undefined || t.topicId === ZERO_UUID ? null : t.topicId,
-              partitions: t.partitions.map((p) => ({ errorCode: p.errorCode, partition: p.partitionIndex, leader: p.leaderId })),
-            }],
-      ),
-    })),
+    apiCall(MetadataRequest, MetadataResponse, version, { topics: topics.map((name) => ({ name })), allowAutoTopicCreation: false }, (answer) => {
+      // v13+: a whole-request error (e.g. REBOOTSTRAP_REQUIRED) leaves the rest of the answer empty.
+      if ((answer.errorCode ?? 0) !== 0) {
+        throw new KafkaErrorCode(answer.errorCode ?? 0, 'Metadata');
+      }
+      return metadataResult(answer);
+    }),
   );
+}
+
+function metadataResult(answer: MetadataResponseData): MetadataResult {
+  return {
+    brokers: answer.brokers.map((b) => ({ nodeId: b.nodeId, host: b.host, port: b.port, rack: b.rack ?? null })),
+    clusterId: answer.clusterId ?? null,
+    controllerId: answer.controllerId ?? -1,
+    // Topics asked for by name come back named; a nameless one (v12+ allows it) was not asked for.
+    topics: answer.topics.flatMap((t) =>
+      t.name === null
+        ? []
+        : [{
+            errorCode: t.errorCode,
+            topic: t.name,
+            topicId: t.topicId === undefined || t.topicId === ZERO_UUID ? null : t.topicId,
+            partitions: t.partitions.map((p) => ({ errorCode: p.errorCode, partition: p.partitionIndex, leader: p.leaderId })),
+          }],
+    ),
+  };
 }
 
 export interface CommittedOffset {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { EARLIEST_TIMESTAMP, READ_COMMITTED, listOffsetsRequest, metadataRequest, offsetFetchRequest } from '../../../../src/kafka/requests/offsetRequests';
+import { KafkaErrorCode } from '../../../../src/kafka/kafkaErrors';
 import { hex, WireWriter } from './wireWriter';
 
 describe('offsetRequests', () => {
@@ -80,6 +81,10 @@ describe('offsetRequests', () => {
       .toBuffer();
     const [topic] = metadataRequest(['t']).build(13).decode(payload).topics;
     assert.deepEqual(topic, { errorCode: 0, topic: 't', topicId: topicId.toString('base64url'), partitions: [{ errorCode: 0, partition: 0, leader: 1 }] });
+    // v13's whole-request error code is an error, not an empty cluster.
+    const failed = Buffer.from(payload);
+    failed.writeInt16BE(31, failed.length - 3);
+    assert.throws(() => metadataRequest(['t']).build(13).decode(failed), (e: unknown) => e instanceof KafkaErrorCode && e.code === 31);
   });
 
   it('asks OffsetFetch v8+ for one group in the groups list and reads its answer; refuses offsets beyond 2^53', () => {
