@@ -14,37 +14,12 @@ import type { KafkaLogger } from './connection';
 import { OFFSETS_TOPIC, offsetsPartitionFor } from '../protocol/offsetsPartition';
 import { errorMessage } from '../protocol/errors';
 import { decodeRecordBatch, scanBatchFrames, type BatchRecord } from '../protocol/recordBatch';
-import { CLUSTER_AUTHORIZATION_FAILED, describeErrorCode, OFFSET_OUT_OF_RANGE, TOPIC_AUTHORIZATION_FAILED } from './kafkaErrors';
+import { describeErrorCode, OFFSET_OUT_OF_RANGE } from './kafkaErrors';
+import { isAccessErrorCode, OffsetsTopicAccessError, type OffsetsTopicTransport } from './offsetsTopicTransport';
 import { exactNumber } from './requests/apiCall';
-import type { FetchLimits, FetchPosition, FetchResult } from './requests/fetchRequest';
+import type { FetchLimits } from './requests/fetchRequest';
 
 export { OFFSETS_TOPIC };
-
-export interface EarliestOffset {
-  partition: number;
-  errorCode: number;
-  offset: number;
-}
-
-/** What the reader needs from a cluster connection. */
-export interface OffsetsTopicTransport {
-  /**
-   * Leader node id per partition (index = partition, -1 when it has none), or null while the topic
-   * does not exist. Throws OffsetsTopicAccessError when the user may not describe the topic.
-   */
-  partitionLeaders(): Promise<number[] | null>;
-  /** Log start offsets of partitions led by `leader`. */
-  earliestOffsets(leader: number, partitions: readonly number[]): Promise<EarliestOffset[]>;
-  fetch(leader: number, positions: readonly FetchPosition[], limits: FetchLimits): Promise<FetchResult>;
-}
-
-/** The user may not read `__consumer_offsets` (ACLs): only polling can show rebalances then. */
-export class OffsetsTopicAccessError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'OffsetsTopicAccessError';
-  }
-}
 
 export interface OffsetsTopicReaderOptions {
   logger: KafkaLogger;
@@ -75,13 +50,6 @@ export interface ReadSummary {
 }
 
 export const DEFAULT_FETCH_LIMITS: FetchLimits = { maxWaitMs: 500, maxBytes: 4 * 1024 * 1024, maxBytesPerPartition: 1024 * 1024 };
-
-const ACCESS_ERROR_CODES: ReadonlySet<number> = new Set([TOPIC_AUTHORIZATION_FAILED, CLUSTER_AUTHORIZATION_FAILED]);
-
-/** Error codes that mean the user may not read the topic, so retrying is pointless. */
-export function isAccessErrorCode(errorCode: number): boolean {
-  return ACCESS_ERROR_CODES.has(errorCode);
-}
 
 export class OffsetsTopicReader {
   private readonly log = new OffsetsTopicEventLog();

@@ -1,9 +1,45 @@
-/** OffsetsTopicTransport over KafkaSource's kafkajs connections: Metadata, ListOffsets and Fetch as typed requests. */
+/**
+ * What OffsetsTopicReader needs from a cluster (OffsetsTopicTransport), and its implementation over
+ * KafkaSource's kafkajs connections: Metadata, ListOffsets and Fetch as typed requests.
+ */
+import { OFFSETS_TOPIC } from '../protocol/offsetsPartition';
 import { sendRequest, type KafkajsBroker } from './kafkajsBridge';
-import { describeErrorCode, KafkaErrorCode, UNKNOWN_TOPIC_OR_PARTITION } from './kafkaErrors';
-import { isAccessErrorCode, OFFSETS_TOPIC, OffsetsTopicAccessError, type EarliestOffset, type OffsetsTopicTransport } from './offsetsTopicReader';
+import { CLUSTER_AUTHORIZATION_FAILED, describeErrorCode, KafkaErrorCode, TOPIC_AUTHORIZATION_FAILED, UNKNOWN_TOPIC_OR_PARTITION } from './kafkaErrors';
 import { fetchRequest, type FetchLimits, type FetchPosition, type FetchResult } from './requests/fetchRequest';
 import { EARLIEST_TIMESTAMP, listOffsetsRequest, READ_UNCOMMITTED, type MetadataResult } from './requests/offsetRequests';
+
+export interface EarliestOffset {
+  partition: number;
+  errorCode: number;
+  offset: number;
+}
+
+/** What the reader needs from a cluster connection. */
+export interface OffsetsTopicTransport {
+  /**
+   * Leader node id per partition (index = partition, -1 when it has none), or null while the topic
+   * does not exist. Throws OffsetsTopicAccessError when the user may not describe the topic.
+   */
+  partitionLeaders(): Promise<number[] | null>;
+  /** Log start offsets of partitions led by `leader`. */
+  earliestOffsets(leader: number, partitions: readonly number[]): Promise<EarliestOffset[]>;
+  fetch(leader: number, positions: readonly FetchPosition[], limits: FetchLimits): Promise<FetchResult>;
+}
+
+/** The user may not read `__consumer_offsets` (ACLs): only polling can show rebalances then. */
+export class OffsetsTopicAccessError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OffsetsTopicAccessError';
+  }
+}
+
+const ACCESS_ERROR_CODES: ReadonlySet<number> = new Set([TOPIC_AUTHORIZATION_FAILED, CLUSTER_AUTHORIZATION_FAILED]);
+
+/** Error codes that mean the user may not read the topic, so retrying is pointless. */
+export function isAccessErrorCode(errorCode: number): boolean {
+  return ACCESS_ERROR_CODES.has(errorCode);
+}
 
 export class ClusterOffsetsTopicTransport implements OffsetsTopicTransport {
   /** The topic's id from the Metadata that gave the leaders (Fetch v13+ names topics by id); null before or without one. */

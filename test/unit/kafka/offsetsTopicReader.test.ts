@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { offsetsPartitionFor } from '../../../src/kafka/offsetsPartition';
-import { OffsetsTopicAccessError, OffsetsTopicReader, type EarliestOffset, type OffsetsTopicTransport } from '../../../src/kafka/offsetsTopicReader';
+import { OffsetsTopicReader } from '../../../src/kafka/offsetsTopicReader';
+import { OffsetsTopicAccessError, type EarliestOffset, type OffsetsTopicTransport } from '../../../src/kafka/offsetsTopicTransport';
 import type { FetchLimits, FetchPosition, FetchResult } from '../../../src/kafka/requests/fetchRequest';
 import { concat, groupMetadataKey, groupMetadataValueV3, i16, i32, str } from '../timeline/kafkaBytes';
 import { controlKey, recordBatch, withCrc, type TestBatch } from '../protocol/recordBatchBytes';
