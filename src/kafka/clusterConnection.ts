@@ -12,18 +12,15 @@ import { groupBy } from './collections';
 import { classifyError, type ClassifiedError, type ConnectionConfig } from './connection';
 import { partitionKey } from './groupView';
 import { createCluster, sendRequest, type KafkajsBroker, type KafkajsCluster } from './kafkajsBridge';
-import { offsetsPartitionFor } from './offsetsPartition';
-import { OFFSETS_TOPIC } from './offsetsTopicReader';
-import { describeErrorCode } from './protocol/errorCodes';
-import { listOffsetsRequest, metadataRequest, type ListedOffset, type MetadataResult } from './protocol/offsetRequests';
+import { OFFSETS_TOPIC, offsetsPartitionFor } from '../protocol/offsetsPartition';
+import { describeErrorCode, UNKNOWN_TOPIC_OR_PARTITION } from './kafkaErrors';
+import { listOffsetsRequest, metadataRequest, type ListedOffset, type MetadataResult } from './requests/offsetRequests';
 
 /**
  * How long a topology answers further questions. Shorter than any refresh interval, so each refresh
  * sees fresh leaders, and long enough for the calls of one refresh or one reset to share it.
  */
 export const TOPOLOGY_MAX_AGE_MS = 1000;
-
-const UNKNOWN_TOPIC_OR_PARTITION = 3;
 
 /** A failure to talk to the cluster at all, already classified for display and for retry decisions. */
 export class KafkaConnectionError extends Error {
@@ -53,6 +50,8 @@ export interface PartitionLeaders {
   unknownTopics: Set<string>;
   /** Partition counts of the topics that exist. */
   partitionCounts: Map<string, number>;
+  /** Topic ids, for the topics whose Metadata carried one (Fetch v13+ needs them). */
+  topicIds: Map<string, string>;
 }
 
 interface CachedTopology {
@@ -182,7 +181,7 @@ export class ClusterConnection {
    * else with one Metadata request for the missing ones.
    */
   async partitionLeaders(topics: readonly string[]): Promise<PartitionLeaders> {
-    const result: PartitionLeaders = { leaders: new Map(), topicErrors: new Map(), unknownTopics: new Set(), partitionCounts: new Map() };
+    const result: PartitionLeaders = { leaders: new Map(), topicErrors: new Map(), unknownTopics: new Set(), partitionCounts: new Map(), topicIds: new Map() };
     if (topics.length === 0) {
       return result;
     }
@@ -209,6 +208,9 @@ export class ClusterConnection {
         continue;
       }
       result.partitionCounts.set(topic, t.partitions.length);
+      if (t.topicId !== null) {
+        result.topicIds.set(topic, t.topicId);
+      }
       for (const p of t.partitions) {
         result.leaders.set(partitionKey({ topic, partition: p.partition }), p.leader);
       }

@@ -9,6 +9,7 @@ import { readFileSync } from 'fs';
 import { logLevel, type KafkaConfig, type LogEntry, type SASLOptions } from 'kafkajs';
 import type { ConnectionOptions } from 'tls';
 import type { SourceFailureKind } from '../model/sourceFailure';
+import { errorCodeOf } from '../protocol/errorCodes';
 import { errorMessage } from '../protocol/errors';
 
 export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512' | 'oauthbearer';
@@ -321,7 +322,7 @@ const UNREACHABLE_CODES: Record<string, string> = {
 
 /** Kafka's TOPIC_, GROUP_, CLUSTER_ and TRANSACTIONAL_ID_AUTHORIZATION_FAILED, by kafkajs type and by code. */
 const AUTHORIZATION_TYPES: ReadonlySet<string> = new Set(['TOPIC_AUTHORIZATION_FAILED', 'GROUP_AUTHORIZATION_FAILED', 'CLUSTER_AUTHORIZATION_FAILED', 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED']);
-const AUTHORIZATION_CODES: ReadonlySet<number> = new Set([29, 30, 31, 53]);
+const AUTHORIZATION_CODES: ReadonlySet<number> = new Set([...AUTHORIZATION_TYPES].map(errorCodeOf));
 
 const TLS_CODE_PATTERN = /^(ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_)/;
 const TLS_MESSAGE_PATTERN = /secure TLS connection|SSL routines|wrong version number|certificate|handshake/i;

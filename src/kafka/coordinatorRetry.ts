@@ -1,6 +1,9 @@
 /** Retrying group-coordinator requests while the coordinator loads (new cluster, moved partition). */
-/** COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR: transient while a coordinator (re)loads. */
-export const COORDINATOR_LOADING_CODES: ReadonlySet<number> = new Set([14, 15, 16]);
+import { COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR } from './kafkaErrors';
+
+/** Transient while a coordinator (re)loads. */
+export const COORDINATOR_LOADING_CODES: ReadonlySet<number> = new Set([COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR]);
+/** kafkajs's own names for the same codes, on the errors its FindCoordinator throws. */
 const COORDINATOR_LOADING_TYPES: ReadonlySet<string> = new Set(['GROUP_LOAD_IN_PROGRESS', 'GROUP_COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR_FOR_GROUP']);
 const COORDINATOR_ATTEMPTS = 6;
 const COORDINATOR_RETRY_DELAY_MS = 250;

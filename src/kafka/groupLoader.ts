@@ -13,11 +13,12 @@ import type { KafkaLogger } from './connection';
 import { hasLoadingCode, retryWhileCoordinatorLoads } from './coordinatorRetry';
 import { classicMembers, consumerGroupMembers, offsetRows, partitionKey, toGroupState, toGroupType, totalLag, type PartitionEnds } from './groupView';
 import type { IsolationLevelLookup } from './isolationLevels';
-import { pickVersion, requireVersion, sendRequest, type KafkajsBroker } from './kafkajsBridge';
+import { ApiKeys } from '../protocol/messages/apis';
+import { readBatchFrames, type BatchFrame } from '../protocol/recordBatch';
+import { pickVersion, sendRequest, type KafkajsBroker } from './kafkajsBridge';
+import { describeErrorCode, GROUP_ID_NOT_FOUND, KafkaErrorCode } from './kafkaErrors';
 import { markerCandidates, onlyMarkersBetween, readableEnd } from './markerOnlyLag';
-import { ApiKeys } from './protocol/apiRequest';
-import { describeErrorCode, KafkaErrorCode } from './protocol/errorCodes';
-import { fetchRequest, MAX_FETCH_VERSION, MIN_FETCH_VERSION, type FetchLimits } from './protocol/fetchRequest';
+import { fetchRequest, type FetchLimits } from './requests/fetchRequest';
 import {
   consumerGroupDescribeRequest,
   describeGroupsRequest,
@@ -25,7 +26,7 @@ import {
   type ConsumerGroupDescription,
   type DescribedGroup,
   type ListedGroup,
-} from './protocol/groupRequests';
+} from './requests/groupRequests';
 import {
   EARLIEST_TIMESTAMP,
   LATEST_TIMESTAMP,
@@ -35,10 +36,7 @@ import {
   type CommittedOffset,
   type ListedOffset,
   type OffsetFetchResult,
-} from './protocol/offsetRequests';
-import { readBatchFrames } from './recordBatches';
-
-export const GROUP_ID_NOT_FOUND = 69;
+} from './requests/offsetRequests';
 
 export interface GroupLoaderOptions {
   logger: KafkaLogger;
@@ -78,8 +76,7 @@ export class GroupLoader {
     const settled = await Promise.allSettled(
       [...topology.brokers.keys()].map(async (nodeId) => {
         const broker = await this.connection.broker(nodeId);
-        const version = requireVersion(broker, ApiKeys.ListGroups, 'ListGroups', 0, 5);
-        const result = await sendRequest(broker, listGroupsRequest(version));
+        const result = await sendRequest(broker, listGroupsRequest());
         if (result.errorCode !== 0) {
           throw new KafkaErrorCode(result.errorCode, `ListGroups on broker ${nodeId}`);
         }
@@ -132,6 +129,7 @@ export class GroupLoader {
     await this.markMarkerOnlyLag(
       described.map((d, i) => ({ rows: rowsOf[i], readCommitted: isolationOf(d.groupId) === 'read_committed' })),
       ends.leaders,
+      ends.topicIds,
     );
 
     return described.map((d, i): GroupDetail => {
@@ -198,14 +196,13 @@ export class GroupLoader {
 
   /** DescribeGroups on one coordinator, and ConsumerGroupDescribe for what may be KIP-848 groups. */
   async describeOnCoordinator(broker: KafkajsBroker, coordinator: BrokerRef | null, ids: readonly string[], listed: ReadonlyMap<string, ListedGroup>): Promise<DescribedForLoad[]> {
-    const supportsKip848 = pickVersion(broker, ApiKeys.ConsumerGroupDescribe, 0, 0) !== null;
+    const supportsKip848 = pickVersion(broker, ApiKeys.ConsumerGroupDescribe, 0, 1) !== null;
     const kip848Ids = ids.filter((id) => listed.get(id)?.groupType === 'consumer' && supportsKip848);
     const classicIds = ids.filter((id) => !kip848Ids.includes(id));
     const results = new Map<string, DescribedForLoad>();
     try {
       if (classicIds.length > 0) {
-        const version = requireVersion(broker, ApiKeys.DescribeGroups, 'DescribeGroups', 0, 6);
-        const describe = () => sendRequest(broker, describeGroupsRequest(classicIds, version));
+        const describe = () => sendRequest(broker, describeGroupsRequest(classicIds));
         for (const group of await retryWhileCoordinatorLoads(describe, hasLoadingCode)) {
           const entry: DescribedForLoad = { groupId: group.groupId, coordinator, classic: group };
           if (group.errorCode !== 0) {
@@ -276,7 +273,7 @@ export class GroupLoader {
    */
   private async partitionEnds(
     partitions: readonly TopicPartition[],
-  ): Promise<{ ends: Map<string, PartitionEnds>; topicErrors: Map<string, string>; leaders: Map<string, number> }> {
+  ): Promise<{ ends: Map<string, PartitionEnds>; topicErrors: Map<string, string>; leaders: Map<string, number>; topicIds: Map<string, string> }> {
     const ends = new Map<string, PartitionEnds>();
     const topicErrors = new Map<string, string>();
     const fail = (topics: Iterable<string>, message: string) => {
@@ -285,7 +282,7 @@ export class GroupLoader {
       }
     };
     if (partitions.length === 0) {
-      return { ends, topicErrors, leaders: new Map() };
+      return { ends, topicErrors, leaders: new Map(), topicIds: new Map() };
     }
     const found = await this.connection.partitionLeaders([...new Set(partitions.map((p) => p.topic))]);
     for (const [topic, error] of found.topicErrors) {
@@ -310,7 +307,7 @@ export class GroupLoader {
     for (const { leader, partitions: parts, error } of listed.failures) {
       fail(new Set(parts.map((p) => p.topic)), `Log offsets from broker ${leader}: ${error}`);
     }
-    return { ends, topicErrors, leaders: found.leaders };
+    return { ends, topicErrors, leaders: found.leaders, topicIds: found.topicIds };
   }
 
   /**
@@ -318,7 +315,11 @@ export class GroupLoader {
    * and topic, at the lowest committed offset asked for each partition. Best effort: a failed
    * Fetch leaves the rows as they were.
    */
-  private async markMarkerOnlyLag(groups: ReadonlyArray<{ rows: PartitionOffsets[]; readCommitted: boolean }>, leaders: ReadonlyMap<string, number>): Promise<void> {
+  private async markMarkerOnlyLag(
+    groups: ReadonlyArray<{ rows: PartitionOffsets[]; readCommitted: boolean }>,
+    leaders: ReadonlyMap<string, number>,
+    topicIds: ReadonlyMap<string, string>,
+  ): Promise<void> {
     const checks = groups.flatMap(({ rows, readCommitted }) => markerCandidates(rows, readCommitted).map((row) => ({ row, end: readableEnd(row, readCommitted) as number })));
     const fetchFrom = new Map<string, TopicPartition & { offset: number }>();
     for (const { row } of checks) {
@@ -332,14 +333,14 @@ export class GroupLoader {
       [...fetchFrom.values()].filter((p) => leaders.has(partitionKey(p))),
       (p) => `${leaders.get(partitionKey(p))}\u0000${p.topic}`,
     );
-    const frames = new Map<string, ReturnType<typeof readBatchFrames>>();
+    const frames = new Map<string, BatchFrame[]>();
     await Promise.all(
       [...byLeaderAndTopic.values()].map(async (positions) => {
         const { topic } = positions[0];
         try {
           const broker = await this.connection.broker(leaders.get(partitionKey(positions[0])) as number);
-          const version = requireVersion(broker, ApiKeys.Fetch, 'Fetch', MIN_FETCH_VERSION, MAX_FETCH_VERSION);
-          const request = fetchRequest(version, topic, positions.map((p) => ({ partition: p.partition, fetchOffset: p.offset })), MARKER_FETCH_LIMITS);
+          const target = { topic, topicId: topicIds.get(topic) ?? null };
+          const request = fetchRequest(target, positions.map((p) => ({ partition: p.partition, fetchOffset: p.offset })), MARKER_FETCH_LIMITS);
           for (const answer of (await sendRequest(broker, request)).partitions) {
             if (answer.errorCode === 0 && answer.records) {
               frames.set(partitionKey(answer), readBatchFrames(answer.records));

@@ -5,11 +5,11 @@
  * watermark, LAG = high watermark - committed).
  */
 import { compareTopicPartitions, type GroupDetail, type GroupState, type GroupSummary, type Member, type PartitionOffsets, type TopicPartition } from '../model/types';
-import { decodeAssignment, decodeSubscription } from './protocol/consumerProtocol';
-import type { ConsumerGroupDescription, DescribedGroup } from './protocol/groupRequests';
-import type { CommittedOffset } from './protocol/offsetRequests';
-import type { IsolationLevel } from './isolationLevels';
+import { decodeAssignment, decodeSubscription } from '../protocol/consumerProtocol';
 import { errorMessage } from '../protocol/errors';
+import type { IsolationLevel } from './isolationLevels';
+import type { ConsumerGroupDescription, DescribedGroup } from './requests/groupRequests';
+import type { CommittedOffset } from './requests/offsetRequests';
 
 const KNOWN_STATES: readonly GroupState[] = ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead', 'Assigning', 'Reconciling'];
 

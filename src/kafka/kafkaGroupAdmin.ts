@@ -1,19 +1,18 @@
 /**
  * GroupAdmin over a real cluster, built on its KafkaSource and the source's connections (one
  * connection pool and one login per broker for the tree and the admin alike). Writes go through
- * KafkaSource (admin OffsetCommit with generation -1, OffsetDelete, DeleteGroups, LeaveGroup by
+ * the source's GroupAdminClient (admin OffsetCommit with generation -1, OffsetDelete, DeleteGroups, LeaveGroup by
  * instance id); the reset planner's lookups are sent as kafka-consumer-groups.sh sends them: one
  * DescribeGroups for the state and one OffsetFetch for the committed offsets, to the coordinator the
  * topology names; Metadata (from the shared topology when fresh) and ListOffsets READ_UNCOMMITTED to
  * each partition's leader.
  */
 import type { CommittedOffset, GroupAdmin, GroupDeletion, OffsetDeletion, PartitionLogOffsets, PartitionResult, StaticMemberRemoval } from '../model/groupAdmin';
-import type { GroupState, TopicPartition } from '../model/types';
-import { compareTopicPartitions } from '../offsets/topicPartitions';
+import { compareTopicPartitions, type GroupState, type TopicPartition } from '../model/types';
 import { partitionKey } from './groupView';
+import { describeErrorCode } from './kafkaErrors';
 import type { KafkaSource } from './kafkaSource';
-import { describeErrorCode } from './protocol/errorCodes';
-import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, READ_UNCOMMITTED, type ListedOffset } from './protocol/offsetRequests';
+import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, READ_UNCOMMITTED, type ListedOffset } from './requests/offsetRequests';
 
 export class KafkaGroupAdmin implements GroupAdmin {
   constructor(private readonly source: KafkaSource) {}
@@ -24,11 +23,11 @@ export class KafkaGroupAdmin implements GroupAdmin {
 
   /** DescribeGroups answers Dead for a group the coordinator does not know; both may be reset. */
   groupState(groupId: string): Promise<GroupState> {
-    return this.source.groupState(groupId);
+    return this.source.admin.groupState(groupId);
   }
 
   async committedOffsets(groupId: string): Promise<CommittedOffset[]> {
-    const offsets = await this.source.committedOffsets(groupId);
+    const offsets = await this.source.admin.committedOffsets(groupId);
     return offsets.map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset, metadata: o.metadata ?? '' })).sort(compareTopicPartitions);
   }
 
@@ -70,19 +69,19 @@ export class KafkaGroupAdmin implements GroupAdmin {
   }
 
   commitOffsets(groupId: string, offsets: readonly CommittedOffset[]): Promise<PartitionResult[]> {
-    return this.source.commitOffsets(groupId, offsets);
+    return this.source.admin.commitOffsets(groupId, offsets);
   }
 
   deleteOffsets(groupId: string, topic: string, partitions: readonly number[]): Promise<OffsetDeletion> {
-    return this.source.deleteOffsets(groupId, topic, partitions);
+    return this.source.admin.deleteOffsets(groupId, topic, partitions);
   }
 
   deleteGroups(groupIds: readonly string[]): Promise<GroupDeletion[]> {
-    return this.source.deleteGroups(groupIds);
+    return this.source.admin.deleteGroups(groupIds);
   }
 
   async removeStaticMembers(groupId: string, instanceIds: readonly string[]): Promise<StaticMemberRemoval> {
-    const outcome = await this.source.removeStaticMembers(groupId, instanceIds);
+    const outcome = await this.source.admin.removeStaticMembers(groupId, instanceIds);
     const members = instanceIds.map((groupInstanceId) => {
       const answer = outcome.members.find((m) => m.groupInstanceId === groupInstanceId);
       const error = answer ? answer.error : (outcome.error ?? 'The coordinator did not answer for this member');

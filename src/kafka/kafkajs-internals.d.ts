@@ -1,4 +1,4 @@
-// Types for the kafkajs 2.2.4 internals used by kafkajsBridge.ts and recordBatches.ts (the package ships no types for them).
+// Types for the kafkajs 2.2.4 internals used by kafkajsBridge.ts (the package ships no types for them).
 declare module 'kafkajs/src/protocol/encoder' {
   export default class Encoder {
     writeBuffer(value: Buffer): Encoder;
@@ -6,10 +6,6 @@ declare module 'kafkajs/src/protocol/encoder' {
 }
 
 declare module 'kafkajs/src/protocol/error' {
+  /** kafkajs's table of Kafka error codes; the tests compare it with ours. */
   export const errorCodes: ReadonlyArray<{ type: string; code: number; retriable: boolean; message: string }>;
-}
-
-declare module 'kafkajs/src/protocol/message/compression' {
-  /** kafkajs's codec for a batch's compression attribute (GZIP built in), or null for none. */
-  export function lookupCodecByAttributes(attributes: number): { decompress(buffer: Buffer): Promise<Buffer> } | null;
 }

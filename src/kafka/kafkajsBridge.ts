@@ -6,7 +6,8 @@
 import { Kafka } from 'kafkajs';
 import Encoder from 'kafkajs/src/protocol/encoder';
 import kafkajsPackage from 'kafkajs/package.json';
-import type { ApiRequest } from './protocol/apiRequest';
+import { ApiKeys } from '../protocol/messages/apis';
+import type { ApiCall, RequestSpec } from './requests/apiCall';
 
 export const SUPPORTED_KAFKAJS_VERSION = '2.2.4';
 
@@ -118,7 +119,7 @@ const connecting = new WeakMap<object, Map<string, Promise<unknown>>>();
  */
 async function connectionFor(broker: KafkajsBroker, apiKey: number): Promise<void> {
   const pool = broker.connectionPool;
-  const kind = apiKey === FETCH_API_KEY ? 'fetch' : 'main';
+  const kind = apiKey === ApiKeys.Fetch ? 'fetch' : 'main';
   let byKind = connecting.get(pool);
   if (!byKind) {
     byKind = new Map();
@@ -133,30 +134,40 @@ async function connectionFor(broker: KafkajsBroker, apiKey: number): Promise<voi
   await pending;
 }
 
-const FETCH_API_KEY = 1;
-
-/** Sends one request over the broker's own (authenticated) connection and returns its decoded response. */
-export async function sendRequest<T>(broker: KafkajsBroker, request: ApiRequest<T>): Promise<T> {
+/**
+ * Sends one request over the broker's own (authenticated) connection at the highest version both
+ * sides support within the request's range, and returns its decoded response.
+ */
+export async function sendRequest<T>(broker: KafkajsBroker, spec: RequestSpec<T>): Promise<T> {
   if (!broker.versions) {
     // A broker kafkajs made afresh (a new seed after a failed connect) knows no versions yet:
     // connecting says why it cannot be reached instead of "does not support".
     await broker.connect();
   }
-  const range = broker.versions?.[request.apiKey];
-  if (!range || request.apiVersion > range.maxVersion || request.apiVersion < range.minVersion) {
-    throw new UnsupportedApiVersionError(request.apiName, `v${request.apiVersion}`, range);
+  return sendCall(broker, spec.build(requireVersion(broker, spec.apiKey, spec.apiName, spec.minVersion, spec.maxVersion)));
+}
+
+/** Sends a request already built for one version. */
+export async function sendCall<T>(broker: KafkajsBroker, call: ApiCall<T>): Promise<T> {
+  if (!broker.versions) {
+    await broker.connect();
   }
+  const range = broker.versions?.[call.apiKey];
+  if (!range || call.apiVersion > range.maxVersion || call.apiVersion < range.minVersion) {
+    throw new UnsupportedApiVersionError(call.apiName, `v${call.apiVersion}`, range);
+  }
+  const body = Buffer.from(call.body.buffer, call.body.byteOffset, call.body.byteLength);
   try {
-    await connectionFor(broker, request.apiKey);
+    await connectionFor(broker, call.apiKey);
     return (await broker.connectionPool.send({
       request: {
-        apiKey: request.apiKey,
-        apiVersion: request.apiVersion,
-        apiName: request.apiName,
-        encode: async () => new Encoder().writeBuffer(request.body),
+        apiKey: call.apiKey,
+        apiVersion: call.apiVersion,
+        apiName: call.apiName,
+        encode: async () => new Encoder().writeBuffer(body),
       },
       response: {
-        decode: async (payload: Buffer) => request.decode(payload),
+        decode: async (payload: Buffer) => call.decode(payload),
         parse: async (decoded: unknown) => decoded,
       },
     })) as T;

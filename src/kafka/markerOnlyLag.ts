@@ -6,7 +6,7 @@
  * end are all control batches, or not.
  */
 import type { PartitionOffsets } from '../model/types';
-import type { BatchFrame } from './recordBatches';
+import type { BatchFrame } from '../protocol/recordBatch';
 
 /** Partitions lagging more than this are not checked: a run of markers this long is not what such lag is. */
 export const MAX_CHECKED_LAG = 16;
@@ -31,19 +31,21 @@ export function markerCandidates(rows: readonly PartitionOffsets[], readCommitte
  * holds (removed by compaction) hold nothing to read.
  */
 export function onlyMarkersBetween(frames: readonly BatchFrame[], from: number, end: number): boolean | undefined {
-  let next = from;
-  for (const frame of frames) {
-    if (frame.lastOffset < next) {
+  // Batch offsets are int64 (bigint); the rows' offsets are exact numbers, so compare as bigint.
+  let next = BigInt(from);
+  const until = BigInt(end);
+  for (const { header } of frames) {
+    if (header.lastOffset < next) {
       continue;
     }
-    if (frame.baseOffset >= end) {
+    if (header.baseOffset >= until) {
       return true;
     }
-    if (!frame.control) {
+    if (!header.control) {
       return false;
     }
-    next = frame.lastOffset + 1;
-    if (next >= end) {
+    next = header.lastOffset + 1n;
+    if (next >= until) {
       return true;
     }
   }

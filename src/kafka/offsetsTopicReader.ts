@@ -12,38 +12,14 @@ import type { RebalanceEvent } from '../model/types';
 import { OffsetsTopicEventLog } from '../timeline/offsetsTopicEventLog';
 import type { KafkaLogger } from './connection';
 import { OFFSETS_TOPIC, offsetsPartitionFor } from '../protocol/offsetsPartition';
-import { describeErrorCode } from './protocol/errorCodes';
-import type { FetchLimits, FetchPosition, FetchResult } from './protocol/fetchRequest';
-import { decodeBatchRecords, scanBatchFrames, type FetchedRecord } from './recordBatches';
 import { errorMessage } from '../protocol/errors';
+import { decodeRecordBatch, scanBatchFrames, type BatchRecord } from '../protocol/recordBatch';
+import { describeErrorCode, OFFSET_OUT_OF_RANGE } from './kafkaErrors';
+import { isAccessErrorCode, OffsetsTopicAccessError, type OffsetsTopicTransport } from './offsetsTopicTransport';
+import { exactNumber } from './requests/apiCall';
+import type { FetchLimits } from './requests/fetchRequest';
 
 export { OFFSETS_TOPIC };
-
-export interface EarliestOffset {
-  partition: number;
-  errorCode: number;
-  offset: number;
-}
-
-/** What the reader needs from a cluster connection. */
-export interface OffsetsTopicTransport {
-  /**
-   * Leader node id per partition (index = partition, -1 when it has none), or null while the topic
-   * does not exist. Throws OffsetsTopicAccessError when the user may not describe the topic.
-   */
-  partitionLeaders(): Promise<number[] | null>;
-  /** Log start offsets of partitions led by `leader`. */
-  earliestOffsets(leader: number, partitions: readonly number[]): Promise<EarliestOffset[]>;
-  fetch(leader: number, positions: readonly FetchPosition[], limits: FetchLimits): Promise<FetchResult>;
-}
-
-/** The user may not read `__consumer_offsets` (ACLs): only polling can show rebalances then. */
-export class OffsetsTopicAccessError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'OffsetsTopicAccessError';
-  }
-}
 
 export interface OffsetsTopicReaderOptions {
   logger: KafkaLogger;
@@ -74,14 +50,6 @@ export interface ReadSummary {
 }
 
 export const DEFAULT_FETCH_LIMITS: FetchLimits = { maxWaitMs: 500, maxBytes: 4 * 1024 * 1024, maxBytesPerPartition: 1024 * 1024 };
-
-const OFFSET_OUT_OF_RANGE = 1;
-const ACCESS_ERROR_CODES: ReadonlySet<number> = new Set([29 /* TOPIC_AUTHORIZATION_FAILED */, 31 /* CLUSTER_AUTHORIZATION_FAILED */]);
-
-/** Error codes that mean the user may not read the topic, so retrying is pointless. */
-export function isAccessErrorCode(errorCode: number): boolean {
-  return ACCESS_ERROR_CODES.has(errorCode);
-}
 
 export class OffsetsTopicReader {
   private readonly log = new OffsetsTopicEventLog();
@@ -303,33 +271,42 @@ export class OffsetsTopicReader {
    * moves past what was fetched; a broker that answers only batches before the position stops the
    * reader instead of being asked the same thing forever.
    */
-  private async ingest(partition: number, records: Buffer | null, summary: ReadSummary, groupsWithEvents: Set<string>): Promise<number> {
+  private async ingest(partition: number, records: Uint8Array | null, summary: ReadSummary, groupsWithEvents: Set<string>): Promise<number> {
     const from = this.positions.get(partition) ?? 0;
     let next = from;
-    const skip = (offset: number, reason: string): void => {
+    const skip = (offset: bigint, reason: string): void => {
       this.options.logger.warn(`Skipped an unreadable record batch of ${OFFSETS_TOPIC}-${partition} at offset ${offset}: ${reason}`);
     };
     const scan = records === null || records.length === 0 ? { frames: [] } : scanBatchFrames(records);
     for (const frame of scan.frames) {
+      const { baseOffset, lastOffset, control } = frame.header;
       // A fetch starts at the batch holding the fetch offset, so its first records may be old.
-      if (frame.bytes === null || frame.lastOffset < next) {
+      if (frame.bytes === null || lastOffset < BigInt(next)) {
         continue;
       }
-      let batchRecords: FetchedRecord[];
+      let after: number;
       try {
-        batchRecords = await decodeBatchRecords(frame);
+        after = exactNumber(lastOffset + 1n, `record batch at offset ${baseOffset}`);
       } catch (error) {
-        skip(frame.baseOffset, errorMessage(error));
-        next = frame.lastOffset + 1;
-        continue;
+        skip(baseOffset, errorMessage(error));
+        break; // nothing past it can be positioned exactly
       }
+      let batchRecords: BatchRecord[] = [];
+      try {
+        if (!control) {
+          batchRecords = decodeRecordBatch(frame.bytes).records; // a control batch holds a transaction marker, no group record
+        }
+      } catch (error) {
+        skip(baseOffset, errorMessage(error));
+      }
+      next = after;
       for (const record of batchRecords) {
-        if (record.offset < next) {
+        if (record.offset < BigInt(from)) {
           continue;
         }
         summary.records++;
         try {
-          for (const event of this.log.ingest(record.key, record.value, record.timestamp)) {
+          for (const event of this.log.ingest(record.key, record.value, exactNumber(record.timestamp, `timestamp at offset ${record.offset}`))) {
             groupsWithEvents.add(event.groupId);
           }
         } catch (error) {
@@ -337,12 +314,11 @@ export class OffsetsTopicReader {
           this.options.logger.warn(`Skipped ${OFFSETS_TOPIC}-${partition} offset ${record.offset}: ${reason}`);
         }
       }
-      next = frame.lastOffset + 1;
     }
-    if (scan.broken && scan.broken.baseOffset >= next) {
+    if (scan.broken && scan.broken.baseOffset >= BigInt(next) && scan.broken.baseOffset < BigInt(Number.MAX_SAFE_INTEGER)) {
       // Its extent is unknown: step past its first offset, the only one known to be in it.
       skip(scan.broken.baseOffset, scan.broken.reason);
-      next = scan.broken.baseOffset + 1;
+      next = Number(scan.broken.baseOffset) + 1;
     }
     if (next === from && records !== null && records.length > 0 && scan.frames.some((f) => f.complete)) {
       this.markUnavailable(`broker answered only batches before offset ${from} of ${OFFSETS_TOPIC}-${partition}; reading it again would not move`);

@@ -1,14 +1,50 @@
-/** OffsetsTopicTransport over KafkaSource's kafkajs connections: Metadata, ListOffsets and Fetch as finished requests. */
-import { sendRequest, requireVersion, type KafkajsBroker } from './kafkajsBridge';
-import { isAccessErrorCode, OFFSETS_TOPIC, OffsetsTopicAccessError, type EarliestOffset, type OffsetsTopicTransport } from './offsetsTopicReader';
-import { ApiKeys } from './protocol/apiRequest';
-import { describeErrorCode, KafkaErrorCode } from './protocol/errorCodes';
-import { fetchRequest, MAX_FETCH_VERSION, MIN_FETCH_VERSION, type FetchLimits, type FetchPosition, type FetchResult } from './protocol/fetchRequest';
-import { EARLIEST_TIMESTAMP, listOffsetsRequest, READ_UNCOMMITTED, type MetadataResult } from './protocol/offsetRequests';
+/**
+ * What OffsetsTopicReader needs from a cluster (OffsetsTopicTransport), and its implementation over
+ * KafkaSource's kafkajs connections: Metadata, ListOffsets and Fetch as typed requests.
+ */
+import { OFFSETS_TOPIC } from '../protocol/offsetsPartition';
+import { sendRequest, type KafkajsBroker } from './kafkajsBridge';
+import { CLUSTER_AUTHORIZATION_FAILED, describeErrorCode, KafkaErrorCode, TOPIC_AUTHORIZATION_FAILED, UNKNOWN_TOPIC_OR_PARTITION } from './kafkaErrors';
+import { fetchRequest, type FetchLimits, type FetchPosition, type FetchResult } from './requests/fetchRequest';
+import { EARLIEST_TIMESTAMP, listOffsetsRequest, READ_UNCOMMITTED, type MetadataResult } from './requests/offsetRequests';
 
-const UNKNOWN_TOPIC_OR_PARTITION = 3;
+export interface EarliestOffset {
+  partition: number;
+  errorCode: number;
+  offset: number;
+}
+
+/** What the reader needs from a cluster connection. */
+export interface OffsetsTopicTransport {
+  /**
+   * Leader node id per partition (index = partition, -1 when it has none), or null while the topic
+   * does not exist. Throws OffsetsTopicAccessError when the user may not describe the topic.
+   */
+  partitionLeaders(): Promise<number[] | null>;
+  /** Log start offsets of partitions led by `leader`. */
+  earliestOffsets(leader: number, partitions: readonly number[]): Promise<EarliestOffset[]>;
+  fetch(leader: number, positions: readonly FetchPosition[], limits: FetchLimits): Promise<FetchResult>;
+}
+
+/** The user may not read `__consumer_offsets` (ACLs): only polling can show rebalances then. */
+export class OffsetsTopicAccessError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OffsetsTopicAccessError';
+  }
+}
+
+const ACCESS_ERROR_CODES: ReadonlySet<number> = new Set([TOPIC_AUTHORIZATION_FAILED, CLUSTER_AUTHORIZATION_FAILED]);
+
+/** Error codes that mean the user may not read the topic, so retrying is pointless. */
+export function isAccessErrorCode(errorCode: number): boolean {
+  return ACCESS_ERROR_CODES.has(errorCode);
+}
 
 export class ClusterOffsetsTopicTransport implements OffsetsTopicTransport {
+  /** The topic's id from the Metadata that gave the leaders (Fetch v13+ names topics by id); null before or without one. */
+  private topicId: string | null = null;
+
   /**
    * @param metadata Metadata that includes `__consumer_offsets` (and leaves kafkajs knowing every broker).
    * @param broker The connected broker with a node id.
@@ -29,6 +65,7 @@ export class ClusterOffsetsTopicTransport implements OffsetsTopicTransport {
     if (topic.errorCode !== 0) {
       throw new KafkaErrorCode(topic.errorCode, `Metadata of ${OFFSETS_TOPIC}`);
     }
+    this.topicId = topic.topicId;
     const leaders = new Array<number>(topic.partitions.length).fill(-1);
     for (const p of topic.partitions) {
       if (p.partition < 0 || p.partition >= leaders.length) {
@@ -47,7 +84,6 @@ export class ClusterOffsetsTopicTransport implements OffsetsTopicTransport {
 
   async fetch(leader: number, positions: readonly FetchPosition[], limits: FetchLimits): Promise<FetchResult> {
     const broker = await this.broker(leader);
-    const version = requireVersion(broker, ApiKeys.Fetch, 'Fetch', MIN_FETCH_VERSION, MAX_FETCH_VERSION);
-    return sendRequest(broker, fetchRequest(version, OFFSETS_TOPIC, positions, limits));
+    return sendRequest(broker, fetchRequest({ topic: OFFSETS_TOPIC, topicId: this.topicId }, positions, limits));
   }
 }

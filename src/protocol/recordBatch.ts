@@ -94,6 +94,10 @@ function readHeader(reader: ByteReader): RecordBatchHeader {
   const crc = reader.uint32();
   const attributes = reader.int16();
   const lastOffsetDelta = reader.int32();
+  if (lastOffsetDelta < 0) {
+    // The next batch starts after baseOffset + lastOffsetDelta: a negative delta would send a reader backwards.
+    throw new ProtocolError(`record batch at offset ${baseOffset}: last offset delta ${lastOffsetDelta} is negative`);
+  }
   return {
     baseOffset, batchLength, partitionLeaderEpoch, magic, crc,
     compression: attributes & COMPRESSION_MASK,
@@ -111,11 +115,21 @@ function readHeader(reader: ByteReader): RecordBatchHeader {
   };
 }
 
+/** The batches framed in a Fetch answer, and where framing had to stop on a header that cannot be right. */
+export interface FrameScan {
+  frames: BatchFrame[];
+  /** The first batch whose header cannot be right (length, magic, negative last offset delta); nothing after it can be framed. */
+  broken?: { baseOffset: bigint; reason: string };
+}
+
 /**
- * The batches in `bytes`, in order, from their headers. A batch cut at the end (a broker stops at max bytes) is
- * listed as incomplete when its header arrived whole, and left out otherwise.
+ * The batches in `bytes`, in order, from their headers, without reading their records (a reader's
+ * offset bookkeeping must move past every batch, one whose records compaction removed and a control
+ * batch included). A batch cut at the end (a broker stops at max bytes) is listed as incomplete when
+ * its header arrived whole, and left out otherwise. A header that cannot be right stops the scan and
+ * is reported in `broken`, so a reader can step past it instead of failing on everything before it.
  */
-export function readBatchFrames(bytes: Uint8Array): BatchFrame[] {
+export function scanBatchFrames(bytes: Uint8Array): FrameScan {
   const frames: BatchFrame[] = [];
   let position = 0;
   while (bytes.length - position >= LOG_OVERHEAD) {
@@ -123,13 +137,18 @@ export function readBatchFrames(bytes: Uint8Array): BatchFrame[] {
     const baseOffset = framing.int64();
     const batchLength = framing.int32();
     if (batchLength < HEADER_SIZE - LOG_OVERHEAD) {
-      throw new ProtocolError(`record batch at offset ${baseOffset}: length ${batchLength} is shorter than a batch header`);
+      return { frames, broken: { baseOffset, reason: `record batch at offset ${baseOffset}: length ${batchLength} is shorter than a batch header` } };
     }
     if (bytes.length - position < HEADER_SIZE) {
       break;
     }
     const size = LOG_OVERHEAD + batchLength;
-    const header = readHeader(new ByteReader(bytes, position, position + HEADER_SIZE));
+    let header: RecordBatchHeader;
+    try {
+      header = readHeader(new ByteReader(bytes, position, position + HEADER_SIZE));
+    } catch (error) {
+      return { frames, broken: { baseOffset, reason: errorMessage(error) } };
+    }
     const complete = bytes.length - position >= size;
     frames.push({ header, complete, bytes: complete ? bytes.subarray(position, position + size) : null });
     if (!complete) {
@@ -137,13 +156,22 @@ export function readBatchFrames(bytes: Uint8Array): BatchFrame[] {
     }
     position += size;
   }
-  return frames;
+  return { frames };
+}
+
+/** As scanBatchFrames, but a header that cannot be right throws its ProtocolError. */
+export function readBatchFrames(bytes: Uint8Array): BatchFrame[] {
+  const scan = scanBatchFrames(bytes);
+  if (scan.broken) {
+    throw new ProtocolError(scan.broken.reason);
+  }
+  return scan.frames;
 }
 
 function readRecord(reader: ByteReader, header: RecordBatchHeader): BatchRecord {
   const length = reader.varint();
   if (length < MIN_RECORD_SIZE - 1 || length > reader.remaining) {
-    throw new ProtocolError(`record in batch at offset ${header.baseOffset}: length ${length} does not fit the ${reader.remaining} bytes left`);
+    throw new ProtocolError(`length ${length} does not fit the ${reader.remaining} bytes left`);
   }
   const body = new ByteReader(reader.raw(length, 'a record'));
   body.int8(); // record attributes: unused
@@ -153,13 +181,13 @@ function readRecord(reader: ByteReader, header: RecordBatchHeader): BatchRecord 
   const value = readVarBytes(body, 'record value');
   const headerCount = body.varint();
   if (headerCount < 0 || headerCount * 2 > body.remaining) {
-    throw new ProtocolError(`record in batch at offset ${header.baseOffset}: ${headerCount} headers cannot fit the ${body.remaining} bytes left`);
+    throw new ProtocolError(`${headerCount} headers cannot fit in the ${body.remaining} bytes left`);
   }
   const headers: RecordHeader[] = [];
   for (let i = 0; i < headerCount; i++) {
     const headerKey = readVarBytes(body, 'header key');
     if (headerKey === null) {
-      throw new ProtocolError(`record in batch at offset ${header.baseOffset}: a header has a null key`);
+      throw new ProtocolError('a header has a null key');
     }
     headers.push({ key: Buffer.from(headerKey).toString('utf8'), value: readVarBytes(body, 'header value') });
   }
@@ -212,11 +240,15 @@ export function decodeRecordBatch(frame: Uint8Array, options: DecodeOptions = {}
   }
   const reader = new ByteReader(recordsBytes(frame, header, options));
   if (header.recordCount < 0 || header.recordCount * MIN_RECORD_SIZE > reader.remaining) {
-    throw new ProtocolError(`record batch at offset ${header.baseOffset}: ${header.recordCount} records cannot fit the ${reader.remaining} bytes`);
+    throw new ProtocolError(`record batch at offset ${header.baseOffset}: ${header.recordCount} records cannot fit in the ${reader.remaining} bytes left`);
   }
   const records: BatchRecord[] = [];
   for (let i = 0; i < header.recordCount; i++) {
-    records.push(readRecord(reader, header));
+    try {
+      records.push(readRecord(reader, header));
+    } catch (error) {
+      throw new ProtocolError(`record batch at offset ${header.baseOffset}, record ${i}: ${errorMessage(error)}`);
+    }
   }
   return { ...header, records };
 }

@@ -9,7 +9,7 @@
  * generations: the first record seen for a group is compared with an empty group.
  */
 import type { GroupState, RebalanceEvent } from '../model/types';
-import { decodeAssignment as decodeConsumerAssignment } from '../kafka/protocol/consumerProtocol';
+import { decodeAssignment as decodeConsumerAssignment } from '../protocol/consumerProtocol';
 import type { GroupMetadataValue } from './groupMetadataRecord';
 import { diffMembership, membershipEvents, type MemberView } from './membershipDiff';
 import { errorMessage } from '../protocol/errors';

@@ -10,7 +10,7 @@ import { strict as assert } from 'node:assert';
 import type { Consumer } from 'kafkajs';
 import type { GroupDetail, GroupSummary } from '../../src/model/types';
 import { KafkaSource } from '../../src/kafka/kafkaSource';
-import { decodeAssignment, decodeSubscription } from '../../src/kafka/protocol/consumerProtocol';
+import { decodeAssignment, decodeSubscription } from '../../src/protocol/consumerProtocol';
 import {
   JavaMember,
   MemoryLogger,
@@ -230,18 +230,18 @@ describe('KafkaSource on a real broker', function () {
     });
 
     it('deletes committed offsets with OffsetDelete, and refuses a subscribed topic of an active group', async () => {
-      const deleted = await sasl.deleteOffsets(GROUP_ADMIN, ORDERS, [0]);
+      const deleted = await sasl.admin.deleteOffsets(GROUP_ADMIN, ORDERS, [0]);
       assert.deepEqual(deleted, { partitions: [{ topic: ORDERS, partition: 0 }] });
       const group = await sasl.describeGroup(GROUP_ADMIN);
       assert.deepEqual(group.offsets.map((o) => o.partition), [1, 2]);
 
-      const refused = await sasl.deleteOffsets(GROUP_PAYMENTS, PAYMENTS, [0, 1]);
+      const refused = await sasl.admin.deleteOffsets(GROUP_PAYMENTS, PAYMENTS, [0, 1]);
       assert.equal(refused.error, undefined);
       assert.deepEqual(refused.partitions.map((p) => p.error?.split(':')[0]), ['GROUP_SUBSCRIBED_TO_TOPIC', 'GROUP_SUBSCRIBED_TO_TOPIC']);
     });
 
     it('removes a static member by group.instance.id and reports unknown ones', async () => {
-      const outcome = await sasl.removeStaticMembers(GROUP_COOP, ['static-2', 'no-such-instance']);
+      const outcome = await sasl.admin.removeStaticMembers(GROUP_COOP, ['static-2', 'no-such-instance']);
       assert.equal(outcome.error, undefined);
       const byInstance = new Map(outcome.members.map((m) => [m.groupInstanceId, m]));
       assert.equal(byInstance.get('static-2')?.error, undefined);
@@ -250,7 +250,7 @@ describe('KafkaSource on a real broker', function () {
     });
 
     it('deletes groups with one result per group', async () => {
-      const results = await sasl.deleteGroups([GROUP_ADMIN, GROUP_PAYMENTS, `missing-${RUN}`]);
+      const results = await sasl.admin.deleteGroups([GROUP_ADMIN, GROUP_PAYMENTS, `missing-${RUN}`]);
       const byId = new Map(results.map((r) => [r.groupId, r.error?.split(':')[0]]));
       assert.equal(byId.get(GROUP_ADMIN), undefined);
       assert.equal(byId.get(GROUP_PAYMENTS), 'NON_EMPTY_GROUP');

@@ -1,3 +1,5 @@
+// Kept only for src/simulator/server, which still imports it; the client uses src/protocol. It goes when the
+// simulator's server moves onto the generated layer (issue 16, server side).
 /**
  * Decoders for the classic consumer protocol's member metadata (ConsumerProtocolSubscription) and
  * member assignment (ConsumerProtocolAssignment), versions 0 to 3, as Java's ConsumerProtocol writes

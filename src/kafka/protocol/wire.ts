@@ -1,3 +1,5 @@
+// Kept only for src/simulator/server, which still imports it; the client uses src/protocol. It goes when the
+// simulator's server moves onto the generated layer (issue 16, server side).
 /**
  * Byte-level reader and writer for the Kafka wire format, classic and flexible ("compact") encodings.
  * kafkajs 2.2.4's own compact helpers are unusable here (Decoder.readUVarIntBytes returns one byte too

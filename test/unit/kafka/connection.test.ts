@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { KafkaErrorCode } from '../../../src/kafka/protocol/errorCodes';
+import { KafkaErrorCode } from '../../../src/kafka/kafkaErrors';
 import { KafkaJSConnectionError, KafkaJSNumberOfRetriesExceeded, KafkaJSRequestTimeoutError, logLevel, type LogEntry } from 'kafkajs';
 import {
   CONNECTION_TIMEOUTS,

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { classicMembers, consumerGroupMembers, lastStableLag, offsetRows, partitionKey, toGroupState, toGroupType, toSummary, totalLag, type PartitionEnds } from '../../../src/kafka/groupView';
 import type { Member } from '../../../src/model/types';
-import type { DescribedGroup } from '../../../src/kafka/protocol/groupRequests';
-import { ByteWriter } from '../../../src/kafka/protocol/wire';
+import type { DescribedGroup } from '../../../src/kafka/requests/groupRequests';
+import { WireWriter } from './requests/wireWriter';
 
 const member = (memberId: string, assignment: Array<[string, number]>): Member => ({
   memberId,
@@ -91,9 +91,9 @@ describe('kafka/groupView', () => {
 
   describe('classicMembers', () => {
     const subscriptionV2 = (topics: string[], generation: number) =>
-      new ByteWriter().int16(2).array(topics, (w, t) => w.string(t)).bytes(null).array([], () => undefined).int32(generation).toBuffer();
+      new WireWriter().int16(2).array(topics, (w, t) => w.string(t)).bytes(null).array([], () => undefined).int32(generation).toBuffer();
     const assignment = (topic: string, partitions: number[]) =>
-      new ByteWriter().int16(0).array([topic], (w, t) => w.string(t).array(partitions, (x, p) => x.int32(p))).bytes(null).toBuffer();
+      new WireWriter().int16(0).array([topic], (w, t) => w.string(t).array(partitions, (x, p) => x.int32(p))).bytes(null).toBuffer();
     const group = (protocolType: string, members: DescribedGroup['members']): DescribedGroup => ({
       errorCode: 0, errorMessage: null, groupId: 'g', groupState: 'Stable', protocolType, protocolData: 'range', members,
     });
@@ -114,7 +114,7 @@ describe('kafka/groupView', () => {
       assert.deepEqual([connect.members[0].subscription, connect.members[0].assignment, connect.decodeErrors], [[], [], []]);
       const broken = classicMembers(group('consumer', [{ memberId: 'x', groupInstanceId: null, clientId: 'c', clientHost: '/h', memberMetadata: Buffer.from('0000', 'hex'), memberAssignment: Buffer.alloc(0) }]));
       assert.equal(broken.decodeErrors.length, 1);
-      assert.match(broken.decodeErrors[0], /^member x: consumer subscription: needs 4 more byte/);
+      assert.match(broken.decodeErrors[0], /^member x: consumer subscription v0: Truncated input: an int32 needs 4 bytes/);
     });
   });
 

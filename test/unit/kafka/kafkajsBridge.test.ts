@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { Kafka, logLevel } from 'kafkajs';
-import { UnsupportedApiVersionError, assertKafkajsVersion, createCluster, pickVersion, requireVersion, sendRequest, type KafkajsBroker } from '../../../src/kafka/kafkajsBridge';
-import { deleteGroupsRequest } from '../../../src/kafka/protocol/adminRequests';
-import { ByteWriter } from '../../../src/kafka/protocol/wire';
+import { UnsupportedApiVersionError, assertKafkajsVersion, createCluster, pickVersion, requireVersion, sendCall, sendRequest, type KafkajsBroker } from '../../../src/kafka/kafkajsBridge';
+import { deleteGroupsRequest } from '../../../src/kafka/requests/adminRequests';
+import { hex, WireWriter } from './requests/wireWriter';
 
 interface SentProtocol {
   request: { apiKey: number; apiVersion: number; apiName: string; encode(): Promise<unknown> };
@@ -49,18 +49,30 @@ describe('kafka/kafkajsBridge', () => {
     assert.throws(() => requireVersion(broker, 16, 'ListGroups', 0, 2), /supports ListGroups v3\.\.v5, Kafka Group Lens needs v0\.\.v2/);
   });
 
-  it('sends our bytes through the connection pool and decodes the answer without kafkajs parsing', async () => {
+  it('sends our bytes through the connection pool at the highest version both sides support, and decodes the answer without kafkajs parsing', async () => {
     const sent: Buffer[] = [];
-    const broker = fakeBroker({ 42: { minVersion: 0, maxVersion: 2 } }, async (p) => {
+    const broker = fakeBroker({ 42: { minVersion: 0, maxVersion: 1 } }, async (p) => {
       const encoder = (await p.request.encode()) as { buffer: Buffer };
       sent.push(encoder.buffer);
       assert.deepEqual([p.request.apiKey, p.request.apiVersion, p.request.apiName], [42, 1, 'DeleteGroups']);
-      const payload = new ByteWriter().int32(0).array([0], (w) => w.string('g').int16(69)).toBuffer();
+      const payload = new WireWriter().int32(0).array([0], (w) => w.string('g').int16(69)).toBuffer();
       return p.response.parse(await p.response.decode(payload));
     });
     const result = await sendRequest(broker, deleteGroupsRequest(['g']));
     assert.deepEqual(result, [{ groupId: 'g', errorCode: 69 }]);
-    assert.equal(sent[0].toString('hex'), deleteGroupsRequest(['g']).body.toString('hex'));
+    assert.equal(sent[0].toString('hex'), hex(deleteGroupsRequest(['g']).build(1).body));
+    // A flexible version: header v2's tags start the body, response header v1's tags start the answer.
+    const flexible = fakeBroker({ 42: { minVersion: 0, maxVersion: 7 } }, async (p) => {
+      assert.equal(p.request.apiVersion, 3);
+      const payload = new WireWriter().emptyTaggedFields().int32(0).compactArray([0], (w) => w.compactString('g').int16(0).compactString(null).emptyTaggedFields()).emptyTaggedFields().toBuffer();
+      return p.response.parse(await p.response.decode(payload));
+    });
+    assert.deepEqual(await sendRequest(flexible, deleteGroupsRequest(['g'])), [{ groupId: 'g', errorCode: 0 }]);
+  });
+
+  it('refuses an answer with bytes left over, naming the API and version', async () => {
+    const broker = fakeBroker({ 42: { minVersion: 0, maxVersion: 1 } }, async (p) => p.response.decode(new WireWriter().int32(0).array([], () => undefined).int8(1).toBuffer()));
+    await assert.rejects(sendRequest(broker, deleteGroupsRequest(['g'])), /DeleteGroups v1 response: 1 bytes left after the message/);
   });
 
   it('refuses a version the broker does not serve, and drops a closed connection', async () => {
@@ -77,7 +89,7 @@ describe('kafka/kafkajsBridge', () => {
     const refused = Object.assign(new Error('Connection error: connect ECONNREFUSED 127.0.0.1:9'), { name: 'KafkaJSConnectionError', code: 'ECONNREFUSED' });
     const fresh = fakeBroker(null, async () => undefined, async () => Promise.reject(refused));
     await assert.rejects(sendRequest(fresh, deleteGroupsRequest(['g'])), (e: unknown) => e === refused);
-    const connecting = fakeBroker(null, async (p) => p.response.parse(await p.response.decode(new ByteWriter().int32(0).array([0], (w) => w.string('g').int16(0)).toBuffer())), async () => {
+    const connecting = fakeBroker(null, async (p) => p.response.parse(await p.response.decode(new WireWriter().int32(0).array([0], (w) => w.string('g').int16(0)).toBuffer())), async () => {
       connecting.versions = { 42: { minVersion: 0, maxVersion: 1 } };
     });
     assert.deepEqual(await sendRequest(connecting, deleteGroupsRequest(['g'])), [{ groupId: 'g', errorCode: 0 }]);
@@ -100,13 +112,13 @@ describe('kafka/kafkajsBridge', () => {
       getConnectionByRequest: ({ request }: { request: { apiKey: number } }) => connection(request.apiKey === 1 ? 1 : 0),
       send: async (p: SentProtocol) => {
         await pool.getConnectionByRequest(p);
-        return p.response.decode(new ByteWriter().int32(0).array([], () => undefined).toBuffer());
+        return p.response.decode(new WireWriter().int32(0).array([], () => undefined).toBuffer());
       },
     };
     const broker = { nodeId: 1, versions: { 1: { minVersion: 4, maxVersion: 11 }, 42: { minVersion: 0, maxVersion: 2 } }, connectionPool: pool, disconnect: async () => undefined } as unknown as KafkajsBroker;
-    const fetch = { apiKey: 1, apiName: 'Fetch', apiVersion: 4, body: Buffer.alloc(0), decode: async () => 'fetched' };
-    const other = { apiKey: 42, apiName: 'DeleteGroups', apiVersion: 1, body: Buffer.alloc(0), decode: async () => 'other' };
-    const answers = await Promise.all([sendRequest(broker, fetch), sendRequest(broker, fetch), sendRequest(broker, other), sendRequest(broker, fetch), sendRequest(broker, other)]);
+    const fetch = { apiKey: 1, apiName: 'Fetch', apiVersion: 4, body: new Uint8Array(0), decode: () => 'fetched' };
+    const other = { apiKey: 42, apiName: 'DeleteGroups', apiVersion: 1, body: new Uint8Array(0), decode: () => 'other' };
+    const answers = await Promise.all([sendCall(broker, fetch), sendCall(broker, fetch), sendCall(broker, other), sendCall(broker, fetch), sendCall(broker, other)]);
     assert.deepEqual(answers, ['fetched', 'fetched', 'other', 'fetched', 'other']);
     assert.equal(connects, 2, 'one Fetch connection and one for the rest');
   });

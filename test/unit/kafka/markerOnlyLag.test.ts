@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { markerCandidates, MAX_CHECKED_LAG, onlyMarkersBetween } from '../../../src/kafka/markerOnlyLag';
-import { readBatchFrames } from '../../../src/kafka/recordBatches';
 import type { PartitionOffsets } from '../../../src/model/types';
+import { readBatchFrames } from '../../../src/protocol/recordBatch';
 import { concat, i16, i32 } from '../timeline/kafkaBytes';
-import { controlKey, recordBatch } from './recordBatchBytes';
+import { controlKey, recordBatch } from '../protocol/recordBatchBytes';
 
 const marker = (offset: number): Uint8Array => recordBatch({ baseOffset: offset, control: true, records: [{ offsetDelta: 0, key: controlKey(1), value: concat(i16(0), i32(0)) }] });
 const data = (offset: number, count: number): Uint8Array =>
@@ -30,7 +30,7 @@ describe('kafka/markerOnlyLag', () => {
   it('reads the header of a batch the broker cut short, and leaves out a cut header', () => {
     const whole = Buffer.from(concat(marker(5), data(6, 50)));
     const cut = readBatchFrames(whole.subarray(0, whole.length - 20));
-    assert.deepEqual(cut.map((f) => [f.baseOffset, f.lastOffset, f.control, f.complete]), [[5, 5, true, true], [6, 55, false, false]]);
+    assert.deepEqual(cut.map((f) => [f.header.baseOffset, f.header.lastOffset, f.header.control, f.complete]), [[5n, 5n, true, true], [6n, 55n, false, false]]);
     assert.equal(onlyMarkersBetween(cut, 5, 8), false, 'the cut batch says it holds records');
     const headerCut = readBatchFrames(Buffer.from(concat(marker(5))).subarray(0, 40));
     assert.deepEqual(headerCut, []);

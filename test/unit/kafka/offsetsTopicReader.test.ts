@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { offsetsPartitionFor } from '../../../src/kafka/offsetsPartition';
-import { OffsetsTopicAccessError, OffsetsTopicReader, type EarliestOffset, type OffsetsTopicTransport } from '../../../src/kafka/offsetsTopicReader';
-import type { FetchLimits, FetchPosition, FetchResult } from '../../../src/kafka/protocol/fetchRequest';
+import { OffsetsTopicReader } from '../../../src/kafka/offsetsTopicReader';
+import { OffsetsTopicAccessError, type EarliestOffset, type OffsetsTopicTransport } from '../../../src/kafka/offsetsTopicTransport';
+import type { FetchLimits, FetchPosition, FetchResult } from '../../../src/kafka/requests/fetchRequest';
 import { concat, groupMetadataKey, groupMetadataValueV3, i16, i32, str } from '../timeline/kafkaBytes';
-import { controlKey, recordBatch, type TestBatch } from './recordBatchBytes';
+import { controlKey, recordBatch, withCrc, type TestBatch } from '../protocol/recordBatchBytes';
 import type { KafkaLogger } from '../../../src/kafka/connection';
 
 const PARTITIONS = 4;
@@ -254,7 +255,7 @@ describe('kafka/OffsetsTopicReader', () => {
     reader.watchGroup(group, noUnavailable);
     topic.fetchErrors.set(0, 6);
     const failed = await reader.readOnce();
-    assert.match(failed.failures.join(), /Fetch of __consumer_offsets-0: NOT_LEADER_FOR_PARTITION/);
+    assert.match(failed.failures.join(), /Fetch of __consumer_offsets-0: NOT_LEADER_OR_FOLLOWER/);
     assert.equal(failed.caughtUp, false);
     topic.leaders = [3, 1, 2, 2];
     const summary = await reader.readOnce();
@@ -294,6 +295,7 @@ describe('kafka/OffsetsTopicReader', () => {
     const [, negativeDelta, hugeCount] = topic.log.get(1) ?? [];
     new DataView(negativeDelta.bytes.buffer, negativeDelta.bytes.byteOffset).setInt32(23, -5); // last offset delta
     new DataView(hugeCount.bytes.buffer, hugeCount.bytes.byteOffset).setInt32(57, 100_000); // record count
+    withCrc(hugeCount.bytes); // a well-formed batch whose count is wrong, not a corrupt one
     reader.watchGroup(group, noUnavailable);
     for (let round = 0; round < 5 && reader.position(1) !== 4; round++) {
       await reader.readOnce();
@@ -333,7 +335,7 @@ describe('kafka/OffsetsTopicReader', () => {
       reader.watchGroup(groupIn(2), (r) => reasons.push(`b: ${r}`));
       topic.fetchErrors.set(2, 29);
       await reader.readOnce();
-      const reason = 'Fetch of __consumer_offsets: TOPIC_AUTHORIZATION_FAILED: Not authorized to access topics: [Topic authorization failed]';
+      const reason = 'Fetch of __consumer_offsets: TOPIC_AUTHORIZATION_FAILED: Topic authorization failed.';
       assert.deepEqual(reasons.sort(), [`a: ${reason}`, `b: ${reason}`]);
       assert.equal(reader.unavailable, reason);
       const fetches = topic.fetches.length;

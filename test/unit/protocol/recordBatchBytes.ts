@@ -1,5 +1,6 @@
-/** Builders for v2 record batches as a broker returns them in a Fetch response (CRC left 0: nothing here checks it). */
+/** Builders for v2 record batches as a broker returns them in a Fetch response, CRC-32C included (readers check it). */
 import { gzipSync } from 'node:zlib';
+import { crc32c } from '../../../src/protocol/crc32c';
 import { concat, i16, i32, i64, uvarint } from '../timeline/kafkaBytes';
 
 /** Signed (zigzag) varint, as records encode their lengths and deltas. */
@@ -53,7 +54,13 @@ export function recordBatch(batch: TestBatch): Uint8Array {
     i32(batch.records.length),
     batch.gzip ? gzipSync(records) : records,
   );
-  return concat(i64(batch.baseOffset), i32(afterLength.byteLength), afterLength);
+  return withCrc(concat(i64(batch.baseOffset), i32(afterLength.byteLength), afterLength));
+}
+
+/** Sets a batch's CRC-32C (at 17, over everything from the attributes at 21 on), after a test changed its bytes. */
+export function withCrc<T extends Uint8Array>(bytes: T): T {
+  new DataView(bytes.buffer, bytes.byteOffset).setUint32(17, crc32c(bytes, 21));
+  return bytes;
 }
 
 /** A control record's key: version 0, type 0 (abort) or 1 (commit). */

@@ -1,28 +1,28 @@
 import { strict as assert } from 'node:assert';
-import { consumerGroupDescribeRequest, describeGroupsRequest, listGroupsRequest } from '../../../../src/kafka/protocol/groupRequests';
-import { ByteWriter } from '../../../../src/kafka/protocol/wire';
+import { consumerGroupDescribeRequest, describeGroupsRequest, listGroupsRequest } from '../../../../src/kafka/requests/groupRequests';
+import { hex, WireWriter } from './wireWriter';
 
 describe('groupRequests', () => {
   describe('listGroupsRequest', () => {
     it('sends an empty body up to v2 and empty filters in the flexible versions', () => {
-      assert.equal(listGroupsRequest(2).body.toString('hex'), '');
+      assert.equal(hex(listGroupsRequest().build(2).body), '');
       // header tags, [states] empty, [types] empty, body tags
-      assert.equal(listGroupsRequest(5).body.toString('hex'), '00010100');
-      assert.equal(listGroupsRequest(4).body.toString('hex'), '000100');
-      assert.equal(listGroupsRequest(5).apiKey, 16);
+      assert.equal(hex(listGroupsRequest().build(5).body), '00010100');
+      assert.equal(hex(listGroupsRequest().build(4).body), '000100');
+      assert.equal(listGroupsRequest().build(5).apiKey, 16);
     });
 
     it('decodes v2 groups without state or type', () => {
-      const payload = new ByteWriter()
+      const payload = new WireWriter()
         .int32(0)
         .int16(0)
         .array([['g1', 'consumer']], (w, [id, type]) => w.string(id).string(type))
         .toBuffer();
-      assert.deepEqual(listGroupsRequest(2).decode(payload), { errorCode: 0, groups: [{ groupId: 'g1', protocolType: 'consumer', groupState: null, groupType: null }] });
+      assert.deepEqual(listGroupsRequest().build(2).decode(payload), { errorCode: 0, groups: [{ groupId: 'g1', protocolType: 'consumer', groupState: null, groupType: null }] });
     });
 
     it('decodes v5 groups with state and type, skipping tagged fields', () => {
-      const payload = new ByteWriter()
+      const payload = new WireWriter()
         .emptyTaggedFields() // response header
         .int32(0)
         .int16(0)
@@ -31,14 +31,15 @@ describe('groupRequests', () => {
         })
         .emptyTaggedFields()
         .toBuffer();
-      assert.deepEqual(listGroupsRequest(5).decode(payload).groups, [
+      assert.deepEqual(listGroupsRequest().build(5).decode(payload).groups, [
         { groupId: 'g1', protocolType: 'consumer', groupState: 'Stable', groupType: 'consumer' },
         { groupId: 's', protocolType: '', groupState: 'Empty', groupType: 'classic' },
       ]);
     });
 
-    it('refuses versions it does not know', () => {
-      assert.throws(() => listGroupsRequest(6), /ListGroups v6 is not implemented/);
+    it('offers v0..v5 and refuses versions Kafka does not define', () => {
+      assert.deepEqual([listGroupsRequest().minVersion, listGroupsRequest().maxVersion], [0, 5]);
+      assert.throws(() => listGroupsRequest().build(6), /ListGroups v6 is not a version Kafka defines/);
     });
   });
 
@@ -46,13 +47,13 @@ describe('groupRequests', () => {
     const member = { id: 'm1', instance: 'static-1', client: 'c', host: '/127.0.0.1', metadata: Buffer.from([0, 1]), assignment: Buffer.alloc(0) };
 
     it('encodes group ids and, from v3, include_authorized_operations=false', () => {
-      assert.equal(describeGroupsRequest(['ab'], 2).body.toString('hex'), '0000000100026162');
-      assert.equal(describeGroupsRequest(['ab'], 4).body.toString('hex'), '000000010002616200');
-      assert.equal(describeGroupsRequest(['ab'], 5).body.toString('hex'), '00' + '02036162' + '00' + '00');
+      assert.equal(hex(describeGroupsRequest(['ab']).build(2).body), '0000000100026162');
+      assert.equal(hex(describeGroupsRequest(['ab']).build(4).body), '000000010002616200');
+      assert.equal(hex(describeGroupsRequest(['ab']).build(5).body), '00' + '02036162' + '00' + '00');
     });
 
     it('decodes v4 members with their group.instance.id', () => {
-      const payload = new ByteWriter()
+      const payload = new WireWriter()
         .int32(0)
         .array([0], (w) => {
           w.int16(0).string('g').string('Stable').string('consumer').string('range');
@@ -60,7 +61,7 @@ describe('groupRequests', () => {
           w.int32(-2147483648);
         })
         .toBuffer();
-      const [group] = describeGroupsRequest(['g'], 4).decode(payload);
+      const [group] = describeGroupsRequest(['g']).build(4).decode(payload);
       assert.deepEqual(group, {
         errorCode: 0,
         errorMessage: null,
@@ -68,12 +69,12 @@ describe('groupRequests', () => {
         groupState: 'Stable',
         protocolType: 'consumer',
         protocolData: 'range',
-        members: [{ memberId: 'm1', groupInstanceId: 'static-1', clientId: 'c', clientHost: '/127.0.0.1', memberMetadata: Buffer.from([0, 1]), memberAssignment: Buffer.alloc(0) }],
+        members: [{ memberId: 'm1', groupInstanceId: 'static-1', clientId: 'c', clientHost: '/127.0.0.1', memberMetadata: Uint8Array.from([0, 1]), memberAssignment: new Uint8Array(0) }],
       });
     });
 
     it('decodes v6 (flexible) with a per-group error message', () => {
-      const payload = new ByteWriter()
+      const payload = new WireWriter()
         .emptyTaggedFields()
         .int32(0)
         .compactArray([0], (w) => {
@@ -83,7 +84,7 @@ describe('groupRequests', () => {
         })
         .emptyTaggedFields()
         .toBuffer();
-      const [group] = describeGroupsRequest(['g'], 6).decode(payload);
+      const [group] = describeGroupsRequest(['g']).build(6).decode(payload);
       assert.equal(group.errorCode, 69);
       assert.equal(group.errorMessage, 'Group g not found.');
       assert.equal(group.groupState, 'Dead');
@@ -91,36 +92,36 @@ describe('groupRequests', () => {
     });
 
     it('decodes v0 (no throttle time, no instance id)', () => {
-      const payload = new ByteWriter()
+      const payload = new WireWriter()
         .array([0], (w) => {
           w.int16(0).string('g').string('Empty').string('consumer').string('');
-          w.array([member], (x, m) => x.string(m.id).string(m.client).string(m.host).bytes(null).bytes(null));
+          w.array([member], (x, m) => x.string(m.id).string(m.client).string(m.host).bytes(new Uint8Array(0)).bytes(new Uint8Array(0)));
         })
         .toBuffer();
-      const [group] = describeGroupsRequest(['g'], 0).decode(payload);
+      const [group] = describeGroupsRequest(['g']).build(0).decode(payload);
       assert.equal(group.members[0].groupInstanceId, null);
-      assert.deepEqual(group.members[0].memberMetadata, Buffer.alloc(0));
+      assert.deepEqual(group.members[0].memberMetadata, new Uint8Array(0));
     });
   });
 
   describe('consumerGroupDescribeRequest', () => {
     it('encodes v0 flexibly: header tags, compact group ids, include_authorized_operations, tags', () => {
-      const request = consumerGroupDescribeRequest(['g']);
+      const request = consumerGroupDescribeRequest(['g']).build(0);
       assert.equal(request.apiKey, 69);
       assert.equal(request.apiVersion, 0);
-      assert.equal(request.body.toString('hex'), '00' + '020267' + '00' + '00');
+      assert.equal(hex(request.body), '00' + '020267' + '00' + '00');
     });
 
     it('decodes groups and members with their current and target assignments', () => {
       const topicId = Buffer.alloc(16, 7);
-      const assignment = (w: ByteWriter, partitions: number[]) => {
+      const assignment = (w: WireWriter, partitions: number[]) => {
         w.compactArray([0], (x) => {
           x.uuid(topicId).compactString('orders').compactArray(partitions, (y, p) => y.int32(p)).emptyTaggedFields();
         });
         // an unknown tagged field the decoder must skip
         w.uvarint(1).uvarint(3).uvarint(2).raw(Buffer.from('abcd', 'hex'));
       };
-      const payload = new ByteWriter()
+      const payload = new WireWriter()
         .emptyTaggedFields()
         .int32(0)
         .compactArray([0], (w) => {
@@ -136,7 +137,7 @@ describe('groupRequests', () => {
         })
         .emptyTaggedFields()
         .toBuffer();
-      assert.deepEqual(consumerGroupDescribeRequest(['g']).decode(payload), [
+      assert.deepEqual(consumerGroupDescribeRequest(['g']).build(0).decode(payload), [
         {
           errorCode: 0,
           errorMessage: null,
