@@ -1,0 +1,77 @@
+/**
+ * Regex subscriptions as Kafka 4.4 reads them: RE2/J syntax (com.google.re2j.Pattern), matched against
+ * the whole topic name (Pattern.matcher(topic).matches()). RE2 refuses what needs backtracking
+ * (lookaround, backreferences, possessive quantifiers, atomic groups) and a few Perl escapes; those are
+ * refused here with RE2/J's own error descriptions, and the rest is translated to a JavaScript RegExp.
+ */
+import { KafkaApiError } from './types';
+
+/** What RE2/J's parser says about a construct it refuses (PatternSyntaxException.getDescription()). */
+function re2Refusal(regex: string): string | undefined {
+  const perl = /\(\?(?:=|!|<=|<!|>|#)/.exec(regex);
+  if (perl !== null) {
+    return `invalid or unsupported Perl syntax: \`${perl[0]}\``;
+  }
+  const escape = /\\(?:[1-9]|[ZGXRKHVhkgLlNUu])/.exec(regex);
+  if (escape !== null) {
+    return `invalid escape sequence: \`${escape[0]}\``;
+  }
+  const nested = /(?:[*+?]|\{\d+(?:,\d*)?\})(?:[*+]|\{\d+(?:,\d*)?\})/.exec(regex);
+  if (nested !== null && !/\\$/.test(regex.slice(0, nested.index))) {
+    return `invalid nested repetition operator: \`${nested[0]}\``;
+  }
+  for (const count of regex.matchAll(/\{(\d+)(?:,(\d*))?\}/g)) {
+    if (Number(count[1]) > 1000 || (count[2] !== undefined && count[2] !== '' && Number(count[2]) > 1000)) {
+      return `invalid repeat count: \`${count[0]}\``;
+    }
+  }
+  return undefined;
+}
+
+/** RE2 syntax that JavaScript spells differently: (?P<name>…), \A, \z, \Q…\E, leading (?flags). */
+function toJavaScript(regex: string): { source: string; flags: string } {
+  let source = regex;
+  let flags = '';
+  const leading = /^\(\?([imsU]+)\)/.exec(source);
+  if (leading !== null) {
+    source = source.slice(leading[0].length);
+    flags = [...new Set(leading[1].replace('U', ''))].join('');
+  }
+  source = source
+    .replace(/\\Q([\s\S]*?)(?:\\E|$)/g, (_match, literal: string) => literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+    .replace(/\(\?P</g, '(?<')
+    .replace(/\\A/g, '^')
+    .replace(/\\z/g, '$');
+  return { source, flags };
+}
+
+/** Compiles a subscription regex as Kafka does, or throws INVALID_REGULAR_EXPRESSION with Kafka's message. */
+export function compileTopicRegex(regex: string): RegExp {
+  const fail = (description: string): never => {
+    throw new KafkaApiError('INVALID_REGULAR_EXPRESSION', `SubscribedTopicRegex \`${regex}\` is not a valid regular expression: ${description}.`);
+  };
+  const refusal = re2Refusal(regex);
+  if (refusal !== undefined) {
+    fail(refusal);
+  }
+  const { source, flags } = toJavaScript(regex);
+  try {
+    return new RegExp(`^(?:${source})$`, flags);
+  } catch (error) {
+    return fail(error instanceof SyntaxError ? error.message.replace(/^Invalid regular expression: /, '') : String(error));
+  }
+}
+
+/** Kafka's internal topics (Topic.isInternal), which a regex never matches. */
+const INTERNAL_TOPICS = new Set(['__consumer_offsets', '__transaction_state', '__share_group_state']);
+
+/** The topic names a regex matches (internal topics excluded, as Kafka's resolver skips them). */
+export function resolveTopicRegex(pattern: RegExp, topicNames: Iterable<string>): Set<string> {
+  const matched = new Set<string>();
+  for (const name of topicNames) {
+    if (!INTERNAL_TOPICS.has(name) && pattern.test(name)) {
+      matched.add(name);
+    }
+  }
+  return matched;
+}
