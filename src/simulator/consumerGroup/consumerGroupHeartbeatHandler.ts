@@ -224,7 +224,7 @@ export class ConsumerGroupHeartbeatHandler {
       clientHost: context.clientHost,
     });
     let subscriptionChanged = false;
-    if (!memberEquals(updatedMember, member) || replacedMemberId !== undefined) {
+    if (!memberEquals(updatedMember, member)) {
       records.push(recordsOf.newConsumerGroupMemberSubscriptionRecord(groupId, updatedMember));
       subscriptionChanged = updatedMember.subscribedTopicNames.join('\u0000') !== member.subscribedTopicNames.join('\u0000')
         || updatedMember.subscribedTopicRegex !== member.subscribedTopicRegex;
@@ -309,17 +309,17 @@ export class ConsumerGroupHeartbeatHandler {
     member: ConsumerGroupMember,
     targetAssignmentEpoch: number,
     targetAssignment: TopicPartitionSets,
-    enforceSubscriptionConsistency: boolean,
+    hasSubscriptionChanged: boolean,
     owned: OwnedTopicPartitions,
   ): ConsumerGroupMember {
-    if (isReconciledTo(member, targetAssignmentEpoch) && !enforceSubscriptionConsistency) {
+    if (isReconciledTo(member, targetAssignmentEpoch) && !hasSubscriptionChanged) {
       return member;
     }
     const updated = reconcileMember(member, {
       metadataImage: this.options.metadataImage,
       targetAssignmentEpoch,
       targetAssignment,
-      enforceSubscriptionConsistency,
+      hasSubscriptionChanged,
       resolvedRegularExpressions: resolvedTopics(group),
       currentPartitionEpoch: (topicId, partition) => group.currentPartitionEpoch(topicId, partition),
       ownedTopicPartitions: owned,

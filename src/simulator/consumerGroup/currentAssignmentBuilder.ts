@@ -16,8 +16,8 @@ export interface ReconcileInput {
   metadataImage: TopicMetadataImage;
   targetAssignmentEpoch: number;
   targetAssignment: TopicPartitionSets;
-  /** Always strip topics the member no longer subscribes to from its current assignment. */
-  enforceSubscriptionConsistency?: boolean;
+  /** The subscription changed in this heartbeat: strip topics the member no longer subscribes to, even when stable. */
+  hasSubscriptionChanged?: boolean;
   /** Regex → the topic names it resolved to. */
   resolvedRegularExpressions: ReadonlyMap<string, ReadonlySet<string>>;
   /** The epoch of the partition's current owner, or -1 when nobody owns it. */
@@ -162,10 +162,10 @@ export function reconcileMember(member: ConsumerGroupMember, input: ReconcileInp
       if (member.memberEpoch !== input.targetAssignmentEpoch) {
         return computeNextAssignment(member, member.memberEpoch, input);
       }
-      return input.enforceSubscriptionConsistency === true ? updateCurrentAssignment(member, input) : member;
+      return input.hasSubscriptionChanged === true ? updateCurrentAssignment(member, input) : member;
     case MemberState.UNREVOKED_PARTITIONS:
       if (ownsRevokedPartitions(input.ownedTopicPartitions, member.partitionsPendingRevocation)) {
-        return input.enforceSubscriptionConsistency === true ? updateCurrentAssignment(member, input) : member;
+        return input.hasSubscriptionChanged === true ? updateCurrentAssignment(member, input) : member;
       }
       return computeNextAssignment(member, member.memberEpoch, input);
     case MemberState.UNRELEASED_PARTITIONS:

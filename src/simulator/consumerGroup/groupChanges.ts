@@ -4,6 +4,7 @@
  * assignor and the target assignment step: pure functions of the group, so the handler stays the
  * sequence of Kafka's consumerGroupHeartbeat.
  */
+import { errorMessage } from '../../protocol/errors';
 import { assign, subscriptionTypeOf, type GroupAssignment, type GroupSpec, type TopicMetadata } from './assignors/index';
 import { computePreferredServerAssignor, ConsumerGroup } from './consumerGroup';
 import type { ConsumerGroupMember } from './consumerGroupMember';
@@ -109,7 +110,7 @@ export function computeTargetAssignment(step: TargetAssignmentStep): TargetAssig
       assignor: step.assignor ?? assign,
     });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     throw new KafkaApiError('UNKNOWN_SERVER_ERROR', `Failed to compute a new target assignment for epoch ${step.groupEpoch}: ${message}`);
   }
 }

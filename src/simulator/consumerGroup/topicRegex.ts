@@ -4,6 +4,7 @@
  * (lookaround, backreferences, possessive quantifiers, atomic groups) and a few Perl escapes; those are
  * refused here with RE2/J's own error descriptions, and the rest is translated to a JavaScript RegExp.
  */
+import { errorMessage } from '../../protocol/errors';
 import { KafkaApiError } from './types';
 
 /** What RE2/J's parser says about a construct it refuses (PatternSyntaxException.getDescription()). */
@@ -58,7 +59,7 @@ export function compileTopicRegex(regex: string): RegExp {
   try {
     return new RegExp(`^(?:${source})$`, flags);
   } catch (error) {
-    return fail(error instanceof SyntaxError ? error.message.replace(/^Invalid regular expression: /, '') : String(error));
+    return fail(errorMessage(error).replace(/^Invalid regular expression: /, ''));
   }
 }
 
