@@ -26,21 +26,25 @@ export interface ReconcileInput {
   ownedTopicPartitions: OwnedTopicPartitions;
 }
 
+/** The topic names the member subscribes to: its names and the topics its regex resolved to (an unresolved regex matches none). */
+function subscribedTopicNames(member: ConsumerGroupMember, resolvedRegularExpressions: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
+  const names = new Set(member.subscribedTopicNames);
+  if (member.subscribedTopicRegex !== '') {
+    for (const name of resolvedRegularExpressions.get(member.subscribedTopicRegex) ?? []) {
+      names.add(name);
+    }
+  }
+  return names;
+}
+
 /** The member's subscribed topic ids: its names and its resolved regex, those the image knows (TopicIds). */
 export function subscribedTopicIds(
   member: ConsumerGroupMember,
   resolvedRegularExpressions: ReadonlyMap<string, ReadonlySet<string>>,
   metadataImage: TopicMetadataImage,
 ): Set<string> {
-  const names = new Set(member.subscribedTopicNames);
-  if (member.subscribedTopicRegex !== '') {
-    // An unresolved regex matches no topics, to be conservative.
-    for (const name of resolvedRegularExpressions.get(member.subscribedTopicRegex) ?? []) {
-      names.add(name);
-    }
-  }
   const ids = new Set<string>();
-  for (const name of names) {
+  for (const name of subscribedTopicNames(member, resolvedRegularExpressions)) {
     const topic = metadataImage.topicByName(name);
     if (topic !== undefined) {
       ids.add(topic.topicId);
@@ -75,8 +79,10 @@ function updateCurrentAssignment(member: ConsumerGroupMember, input: ReconcileIn
   const assigned = member.assignedPartitions;
   let newAssigned: Map<string, ReadonlyMap<number, number>> | undefined;
   let newPending: Map<string, ReadonlyMap<number, number>> | undefined;
-  if (subscribed.size === 0 && member.partitionsPendingRevocation.size === 0) {
-    newAssigned = assigned.size === 0 ? undefined : new Map();
+  // Kafka's TopicIds is empty when no name is subscribed, even if some names are not topics (yet).
+  if (subscribedTopicNames(member, input.resolvedRegularExpressions).size === 0 && member.partitionsPendingRevocation.size === 0) {
+    // Kafka makes a new (empty) map here, so the member counts as changed even when it had nothing.
+    newAssigned = new Map();
     newPending = new Map(assigned);
   } else {
     for (const [topicId, partitions] of assigned) {

@@ -130,4 +130,23 @@ describe('CurrentAssignmentBuilder (Kafka CurrentAssignmentBuilderTest)', () => 
     assert.deepEqual(summary(build(fooOnly, 11, [[fooTopicId, [1, 2, 3]], [barTopicId, [4, 5, 6]]], free)),
       [MemberState.UNREVOKED_PARTITIONS, 10, 10, [[fooTopicId, [1, 2, 3]]], [[barTopicId, [4, 5, 6]]]]);
   });
+
+  // Two cases the Java cross-check (bench/java/serverCrossCheck.ts --reconciliation) found.
+  it('a stable member whose subscription became empty is rewritten even when it owned nothing (Kafka builds a new map)', () => {
+    const empty = { ...member(MemberState.STABLE, 15, 14, []), subscribedTopicNames: [] };
+    const result = reconcileMember(empty, {
+      metadataImage: image, targetAssignmentEpoch: 15, targetAssignment: new Map(), hasSubscriptionChanged: true,
+      resolvedRegularExpressions: new Map(), currentPartitionEpoch: free, ownedTopicPartitions: [],
+    });
+    assert.deepEqual(summary(result), [MemberState.STABLE, 15, 15, [], []]);
+  });
+
+  it('a subscription to names that are not topics is not an empty subscription (TopicIds.isEmpty)', () => {
+    const notATopic = { ...member(MemberState.STABLE, 14, 13, []), subscribedTopicNames: ['not-a-topic'] };
+    const result = reconcileMember(notATopic, {
+      metadataImage: image, targetAssignmentEpoch: 14, targetAssignment: new Map(), hasSubscriptionChanged: true,
+      resolvedRegularExpressions: new Map(), currentPartitionEpoch: free, ownedTopicPartitions: null,
+    });
+    assert.equal(result, notATopic);
+  });
 });
