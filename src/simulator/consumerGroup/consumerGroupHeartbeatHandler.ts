@@ -5,6 +5,7 @@
  * member's reconciliation. Every change is a list of records, written to the record sink and replayed
  * into the group in Kafka's order; a request that fails throws a KafkaApiError before writing anything.
  */
+import { errorMessage } from '../../protocol/errors';
 import type { ConsumerGroupDescribeResponseData } from '../../protocol/messages/consumerGroupDescribeResponse';
 import type { ConsumerGroupHeartbeatRequestData } from '../../protocol/messages/consumerGroupHeartbeatRequest';
 import type { ConsumerGroupHeartbeatResponseData } from '../../protocol/messages/consumerGroupHeartbeatResponse';
@@ -102,16 +103,15 @@ export class ConsumerGroupHeartbeatHandler {
 
   /**
    * ConsumerGroupHeartbeat: the response, or the error response Kafka sends (error code and message,
-   * nothing changed) when the request is refused. Never throws for a bad request.
+   * nothing changed) when the request is refused. Never throws.
    */
   heartbeat(context: HeartbeatContext, request: ConsumerGroupHeartbeatRequestData): ConsumerGroupHeartbeatResponseData {
     try {
       return this.consumerGroupHeartbeat(context, request);
     } catch (error) {
-      if (!(error instanceof KafkaApiError)) {
-        throw error;
-      }
-      return { throttleTimeMs: 0, errorCode: error.errorCode, errorMessage: error.message, memberId: null, memberEpoch: 0, heartbeatIntervalMs: 0, assignment: null };
+      // Anything else is a bug of the engine; the client gets UNKNOWN_SERVER_ERROR, as from Kafka.
+      const refusal = error instanceof KafkaApiError ? error : new KafkaApiError('UNKNOWN_SERVER_ERROR', errorMessage(error));
+      return { throttleTimeMs: 0, errorCode: refusal.errorCode, errorMessage: refusal.message, memberId: null, memberEpoch: 0, heartbeatIntervalMs: 0, assignment: null };
     }
   }
 
@@ -254,7 +254,6 @@ export class ConsumerGroupHeartbeatHandler {
         groupEpoch += 1;
         records.push(recordsOf.newConsumerGroupEpochRecord(groupId, groupEpoch, metadataHash));
       }
-      group.metadataRefreshRequested = false;
     }
 
     // 2. Update the target assignment when the group epoch is ahead of it and the interval allows.
@@ -275,6 +274,7 @@ export class ConsumerGroupHeartbeatHandler {
     this.scheduleSessionTimeout(groupId, updatedMember.memberId);
 
     this.groups.set(groupId, group);
+    group.metadataRefreshRequested = false;
     this.commit(group, records, { text: cause, removal: 'member-left' });
     if (replacedMemberId !== undefined) {
       this.cancelTimers(groupId, replacedMemberId);

@@ -29,6 +29,40 @@ function re2Refusal(regex: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A quantified group that itself holds a quantifier ("(a+)+", "(x.*)*"): RE2 matches it in linear time,
+ * JavaScript's backtracking engine can take exponential time on a topic name. Since the regex comes from a
+ * client, the simulator refuses these (a deviation from Kafka, which accepts them); the position of the group.
+ */
+function nestedQuantifier(regex: string): number | undefined {
+  const open: Array<{ at: number; quantified: boolean }> = [];
+  let inClass = false;
+  for (let i = 0; i < regex.length; i++) {
+    const char = regex[i];
+    if (char === '\\') {
+      i++;
+    } else if (inClass) {
+      inClass = char !== ']';
+    } else if (char === '[') {
+      inClass = true;
+    } else if (char === '(') {
+      open.push({ at: i, quantified: false });
+    } else if (char === ')') {
+      const group = open.pop();
+      const next = regex[i + 1];
+      if (group?.quantified === true && (next === '*' || next === '+' || next === '{')) {
+        return group.at;
+      }
+      if (group?.quantified === true && open.length > 0) {
+        open[open.length - 1].quantified = true;
+      }
+    } else if ((char === '*' || char === '+' || char === '{') && open.length > 0) {
+      open[open.length - 1].quantified = true;
+    }
+  }
+  return undefined;
+}
+
 /** RE2 syntax that JavaScript spells differently: (?P<name>…), \A, \z, \Q…\E, leading (?flags). */
 function toJavaScript(regex: string): { source: string; flags: string } {
   let source = regex;
@@ -54,6 +88,10 @@ export function compileTopicRegex(regex: string): RegExp {
   const refusal = re2Refusal(regex);
   if (refusal !== undefined) {
     fail(refusal);
+  }
+  const nested = nestedQuantifier(regex);
+  if (nested !== undefined) {
+    fail(`the simulator refuses a repeated group that repeats inside (at ${nested}): JavaScript could take exponential time to match it`);
   }
   const { source, flags } = toJavaScript(regex);
   try {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { errorCodeOf } from '../../../../src/protocol/errorCodes';
+import { PartitionAssignorError } from '../../../../src/simulator/consumerGroup/assignors/index';
 import { MemberState } from '../../../../src/simulator/consumerGroup/index';
 import {
   barTopicId, engineContext, fooTopicId, lastCurrentAssignment, MockPartitionAssignor, recordTypes, responseAssignment, seedGroup, sortedTopics,
@@ -135,5 +136,17 @@ describe('KIP-848 consumer group heartbeat (Kafka GroupMetadataManagerTest)', ()
     assert.equal(response.errorMessage, 'The consumer group has reached its maximum capacity of 2 members.');
     assert.equal(context.written.length, 0);
     assert.equal(context.handler.group(groupId)?.members.size, 2);
+  });
+
+  it('testPartitionAssignorExceptionOnRegularHeartbeat: UNKNOWN_SERVER_ERROR with Kafka\'s message, nothing written', () => {
+    const context = engineContext({ topics, assignor: () => { throw new PartitionAssignorError('Assignment failed.'); } });
+    const response = context.handler.heartbeat({ apiVersion: 1, clientId: 'c', clientHost: '/127.0.0.1' }, {
+      groupId, memberId: 'm1', memberEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 5000, subscribedTopicNames: ['foo', 'bar'],
+      subscribedTopicRegex: null, serverAssignor: null, topicPartitions: [],
+    });
+    assert.equal(response.errorCode, errorCodeOf('UNKNOWN_SERVER_ERROR'));
+    assert.equal(response.errorMessage, 'Failed to compute a new target assignment for epoch 1: Assignment failed.');
+    assert.equal(context.written.length, 0);
+    assert.equal(context.handler.group(groupId), undefined);
   });
 });

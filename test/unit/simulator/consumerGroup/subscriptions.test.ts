@@ -29,6 +29,11 @@ describe('KIP-848 regex subscriptions and topic changes', () => {
     assert.equal(refused('a*+'), 'SubscribedTopicRegex `a*+` is not a valid regular expression: invalid nested repetition operator: `*+`.');
     assert.equal(refused('a{1001}'), 'SubscribedTopicRegex `a{1001}` is not a valid regular expression: invalid repeat count: `{1001}`.');
     assert.match(refused('(foo'), /^SubscribedTopicRegex `\(foo` is not a valid regular expression: /);
+    // RE2 matches these in linear time; JavaScript could backtrack exponentially, so the simulator refuses them.
+    assert.match(refused('(a+)+b'), /refuses a repeated group that repeats inside \(at 0\)/);
+    assert.match(refused('x((ab)*c)*'), /\(at 1\)/);
+    assert.ok(compileTopicRegex('(orders|payments)-[a-z]+').test('orders-eu'));
+    assert.ok(compileTopicRegex('(ab)+[(*]').test('abab('));
   });
 
   it('resolves a regex after the join (Kafka resolves asynchronously), then again when a matching topic is created', () => {
