@@ -11,58 +11,31 @@ import type { ConsumerGroupHeartbeatRequestData } from '../../protocol/messages/
 import type { ConsumerGroupHeartbeatResponseData } from '../../protocol/messages/consumerGroupHeartbeatResponse';
 import { ConsumerGroup } from './consumerGroup';
 import { describeConsumerGroup, unknownGroupDescription } from './consumerGroupDescribe';
-import { ConsumerGroupEventRecorder, type ConsumerGroupEventSink, type OperationCause } from './consumerGroupEvents';
+import { ConsumerGroupEventRecorder, type OperationCause } from './consumerGroupEvents';
 import {
   applyMemberUpdate, isReconciledTo, memberAssignmentEquals, memberEquals, newConsumerGroupMember, type ConsumerGroupMember,
 } from './consumerGroupMember';
 import { reconcileMember } from './currentAssignmentBuilder';
 import {
   computeTargetAssignment, metadataHashOf, preferredServerAssignor, removeMemberRecords, replaceMemberRecords, resolveRegularExpressionRecords,
-  targetAssignmentOf, unusedRegexTombstones, type PartitionAssignor,
+  targetAssignmentOf, unusedRegexTombstones,
 } from './groupChanges';
 import {
   throwIfConsumerGroupHeartbeatRequestIsInvalid, throwIfConsumerGroupIsFull, throwIfInstanceIdIsFenced, throwIfInstanceIdIsUnreleased,
   throwIfMemberEpochIsInvalid, throwIfStaticMemberIsUnknown, unknownMember,
 } from './heartbeatValidation';
 import * as recordsOf from './records';
+import {
+  canComputeNextTargetAssignment, consumerGroupRebalanceTimeoutKey, consumerGroupRegexResolutionKey, consumerGroupSessionTimeoutKey,
+  type ConsumerGroupHeartbeatHandlerOptions, type HeartbeatContext,
+} from './heartbeatSeam';
 import { resolvedTopics } from './targetAssignmentBuilder';
 import {
   DEFAULT_CONSUMER_GROUP_CONFIG, KafkaApiError, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH, MemberState, samePartitions,
-  type ConsumerGroupConfig, type CoordinatorTimer, type TopicMetadataImage, type TopicPartitionSets,
+  type ConsumerGroupConfig, type TopicPartitionSets,
 } from './types';
 
 type OwnedTopicPartitions = ConsumerGroupHeartbeatRequestData['topicPartitions'];
-
-/** What the request's transport knows: the negotiated version and the client (RequestContext). */
-export interface HeartbeatContext {
-  apiVersion: number;
-  clientId: string;
-  /** As Kafka prints the client's InetAddress, e.g. "/127.0.0.1". */
-  clientHost: string;
-}
-
-export interface ConsumerGroupHeartbeatHandlerOptions {
-  /** Milliseconds on the simulator's clock. */
-  now: () => number;
-  timer: CoordinatorTimer;
-  metadataImage: TopicMetadataImage;
-  records: recordsOf.ConsumerGroupRecordSink;
-  events: ConsumerGroupEventSink;
-  config?: Partial<ConsumerGroupConfig>;
-  /** Replaces Kafka's server assignors (as Kafka's tests use MockPartitionAssignor); the real ones by default. */
-  assignor?: PartitionAssignor;
-  /** Member ids for version-0 joins that send none (Kafka: Uuid.randomUuid().toString()). */
-  newMemberId: () => string;
-}
-
-export const consumerGroupSessionTimeoutKey = (groupId: string, memberId: string): string => `session-timeout-${groupId}-${memberId}`;
-export const consumerGroupRebalanceTimeoutKey = (groupId: string, memberId: string): string => `rebalance-timeout-${groupId}-${memberId}`;
-export const consumerGroupRegexResolutionKey = (groupId: string): string => `regex-resolution-${groupId}`;
-
-/** canComputeNextTargetAssignment: the first assignment, no batching, or the interval has passed. */
-export function canComputeNextTargetAssignment(lastAssignmentTimestamp: number, assignmentIntervalMs: number, now: number): boolean {
-  return lastAssignmentTimestamp === 0 || assignmentIntervalMs === 0 || now >= lastAssignmentTimestamp + assignmentIntervalMs;
-}
 
 export class ConsumerGroupHeartbeatHandler {
   private readonly groups = new Map<string, ConsumerGroup>();

@@ -2,10 +2,11 @@
  * Kafka 4.4's KIP-848 consumer-group coordinator as a self-contained engine. The seam is
  * ConsumerGroupHeartbeatHandler (see its options); the rest is exported for tests and wiring.
  */
+export { ConsumerGroupHeartbeatHandler } from './consumerGroupHeartbeatHandler';
 export {
-  ConsumerGroupHeartbeatHandler, canComputeNextTargetAssignment, consumerGroupRebalanceTimeoutKey, consumerGroupRegexResolutionKey,
-  consumerGroupSessionTimeoutKey, type ConsumerGroupHeartbeatHandlerOptions, type HeartbeatContext,
-} from './consumerGroupHeartbeatHandler';
+  canComputeNextTargetAssignment, consumerGroupRebalanceTimeoutKey, consumerGroupRegexResolutionKey, consumerGroupSessionTimeoutKey,
+  type ConsumerGroupHeartbeatHandlerOptions, type HeartbeatContext,
+} from './heartbeatSeam';
 export { ConsumerGroup, type ConsumerGroupState, type ResolvedRegularExpression } from './consumerGroup';
 export type { ConsumerGroupMember } from './consumerGroupMember';
 export type { ConsumerGroupEventSink } from './consumerGroupEvents';

@@ -64,7 +64,35 @@ describe('KIP-848 regex subscriptions and topic changes', () => {
     assert.deepEqual(responseAssignment(grown.response), [[fooTopicId, [0, 1]], [zarTopicId, [0]]].sort(([a], [b]) => String(a).localeCompare(String(b))));
   });
 
+  it('drops a resolved regex (tombstone) when its last member leaves', () => {
+    const context = engineContext({ topics: [{ topicId: fooTopicId, name: 'foo', numPartitions: 2 }] });
+    context.heartbeat({ groupId, memberId: 'm1', ...join, subscribedTopicRegex: 'fo+' });
+    context.heartbeat({ groupId, memberId: 'm2', ...join, subscribedTopicRegex: 'fo+' });
+    context.timer.advance(0);
+    assert.equal(context.handler.group(groupId)?.resolvedRegularExpressions.size, 1);
+    assert.deepEqual(recordTypes(context.heartbeat({ groupId, memberId: 'm1', memberEpoch: -1 }).records), [
+      'ConsumerGroupCurrentMemberAssignment tombstone', 'ConsumerGroupTargetAssignmentMember tombstone', 'ConsumerGroupMemberMetadata tombstone', 'ConsumerGroupMetadata',
+    ]);
+    assert.deepEqual(recordTypes(context.heartbeat({ groupId, memberId: 'm2', memberEpoch: -1 }).records), [
+      'ConsumerGroupCurrentMemberAssignment tombstone', 'ConsumerGroupTargetAssignmentMember tombstone', 'ConsumerGroupMemberMetadata tombstone',
+      'ConsumerGroupRegularExpression tombstone', 'ConsumerGroupMetadata',
+    ]);
+    const group = context.handler.group(groupId);
+    assert.deepEqual([group?.resolvedRegularExpressions.size, group?.state], [0, 'Empty']);
+  });
+
+  it('a static member that rejoins with other topics bumps the group epoch', () => {
+    const context = engineContext({ topics: [{ topicId: fooTopicId, name: 'foo', numPartitions: 2 }, { topicId: barTopicId, name: 'bar', numPartitions: 2 }] });
+    context.heartbeat({ groupId, memberId: 'a1', instanceId: 'i', ...join, subscribedTopicNames: ['foo'] });
+    context.heartbeat({ groupId, memberId: 'a1', instanceId: 'i', memberEpoch: -2 });
+    const rejoin = context.heartbeat({ groupId, memberId: 'a2', instanceId: 'i', ...join, subscribedTopicNames: ['bar'] });
+    assert.equal(rejoin.response.memberEpoch, 2);
+    // It keeps nothing of foo: the revocation is immediate because a rejoining member owns nothing.
+    assert.deepEqual(responseAssignment(rejoin.response), [[barTopicId, [0, 1]]]);
+  });
+
   it('refuses an invalid regex on the heartbeat without creating the group', () => {
+
     const context = engineContext({ topics: [{ topicId: fooTopicId, name: 'foo', numPartitions: 2 }] });
     const response = context.handler.heartbeat({ apiVersion: 1, clientId: 'c', clientHost: '/127.0.0.1' }, {
       groupId, memberId: 'm1', memberEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 5000, subscribedTopicNames: null,
