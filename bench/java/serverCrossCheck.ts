@@ -5,6 +5,8 @@
  * small groups (homogeneous and heterogeneous; no current assignment, the assignor's own result for an earlier
  * membership, or random claims) and a few large ones.
  * Run with `npx tsx bench/java/serverCrossCheck.ts [casesPerKind] [seed] [--no-large]`.
+ * With `--reconciliation [cases] [seed]` it checks the KIP-848 engine's CurrentAssignmentBuilder instead: seeded
+ * random reconciliation steps (bench/java/server/reconciliationCases.ts) against Kafka 4.4.0's own class.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,6 +16,7 @@ import { SeededRandom } from '../../src/simulator/random';
 import { randomServerCase, type RandomSpecOptions, type ServerAssignorCase } from '../../test/unit/simulator/consumerGroup/assignors/randomGroupSpecs';
 import { largeServerCases } from '../serverAssignorCases';
 import { canonicalJson } from './canonicalAssignment';
+import { ourReconciliation, randomReconciliationCase } from './server/reconciliationCases';
 import { prepareServerAssignorHarness, type JavaHarness } from './javaHarness';
 
 const cacheDir = path.join(__dirname, '..', '..', '.cache', 'server-assignor-bench');
@@ -71,8 +74,47 @@ function compare(harness: Extract<JavaHarness, { available: true }>, cases: Serv
   });
 }
 
+/** CurrentAssignmentBuilder: the next state of random members, here and in Kafka's class. */
+function crossCheckReconciliation(harness: Extract<JavaHarness, { available: true }>, count: number, seed: number): void {
+  const random = new SeededRandom(seed);
+  const cases = Array.from({ length: count }, () => randomReconciliationCase(random));
+  const file = path.join(cacheDir, 'reconciliation-cases.json');
+  fs.writeFileSync(file, JSON.stringify(cases));
+  const javaLines = harness.run(['reconcile', file]).trim().split('\n');
+  let equal = 0;
+  let shown = 0;
+  cases.forEach((testCase, i) => {
+    const ours = ourReconciliation(testCase);
+    if (ours === javaLines[i]) {
+      equal++;
+    } else if (shown++ < 3) {
+      console.log(`MISMATCH\n  input: ${JSON.stringify(testCase)}\n  kafka: ${javaLines[i]}\n  ours:  ${ours}`);
+    }
+  });
+  const states = new Map<string, number>();
+  javaLines.forEach((line) => {
+    const state = /"state":(\d+)/.exec(line)?.[1] ?? 'error';
+    states.set(state, (states.get(state) ?? 0) + 1);
+  });
+  console.log(`CurrentAssignmentBuilder: ${equal}/${count} equal to Kafka 4.4.0 (seed ${seed}; Kafka's resulting states: ${[...states].map(([s, n]) => `${s}=${n}`).join(', ')})`);
+  if (equal !== count) {
+    process.exitCode = 1;
+  }
+}
+
 function main(): void {
   const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+  if (process.argv.includes('--reconciliation')) {
+    const harness = prepareServerAssignorHarness();
+    if (!harness.available) {
+      console.log(`Java cross-check skipped: ${harness.reason}`);
+      process.exitCode = 1;
+      return;
+    }
+    fs.mkdirSync(cacheDir, { recursive: true });
+    crossCheckReconciliation(harness, Number(args[0] ?? 20000), Number(args[1] ?? 20261203));
+    return;
+  }
   const perKind = Number(args[0] ?? 300);
   const seed = Number(args[1] ?? 20261203);
   const harness = prepareServerAssignorHarness();

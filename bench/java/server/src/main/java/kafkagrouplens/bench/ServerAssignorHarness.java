@@ -47,10 +47,12 @@ public final class ServerAssignorHarness {
     public static void main(String[] args) throws Exception {
         if (args.length >= 2 && args[0].equals("check")) {
             check(args[1]);
+        } else if (args.length >= 2 && args[0].equals("reconcile")) {
+            CurrentAssignmentHarness.check(args[1]);
         } else if (args.length >= 3 && args[0].equals("bench")) {
             bench(args[1], Integer.parseInt(args[2]));
         } else {
-            System.err.println("usage: check FILE | bench FILE RUNS");
+            System.err.println("usage: check FILE | reconcile FILE | bench FILE RUNS");
             System.exit(2);
         }
     }
