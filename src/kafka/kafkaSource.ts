@@ -19,7 +19,8 @@ import { groupBy } from './collections';
 import { commandConfigFileName, commandConfigProperties } from './commandConfig';
 import { buildKafkaConfig, type ConnectionConfig, type KafkaLogger, type Secrets } from './connection';
 import { hasLoadingCode, retryWhileCoordinatorLoads } from './coordinatorRetry';
-import { GROUP_ID_NOT_FOUND, GroupLoader } from './groupLoader';
+import { GroupLoader } from './groupLoader';
+import { GROUP_ID_NOT_FOUND } from './groupTypes';
 import { toGroupState, toSummary } from './groupView';
 import type { IsolationLevelLookup } from './isolationLevels';
 import { requireVersion, sendRequest } from './kafkajsBridge';
@@ -203,7 +204,13 @@ export class KafkaSource implements ClusterSource {
       const topology = await this.connection.topology();
       const broker = await retryWhileCoordinatorLoads(() => this.connection.coordinatorBroker(groupId, topology), () => false);
       const [described] = await this.loader.describeOnCoordinator(broker, null, [groupId], new Map());
-      const answer = described.kip848 ?? described.classic;
+      if (described.typed) {
+        if (described.typed.error !== undefined) {
+          throw new Error(`State of group ${groupId}: ${described.typed.error}`);
+        }
+        return described.typed.state;
+      }
+      const answer = described.classic;
       if (!answer) {
         throw new Error(`State of group ${groupId}: ${described.error ?? 'the coordinator did not describe it'}`);
       }
