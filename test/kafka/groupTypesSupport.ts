@@ -115,6 +115,17 @@ export function runTool(env: BrokerEnv, tool: string, args: readonly string[]): 
   return result.stdout;
 }
 
+/** `kafka-features.sh upgrade --feature <name=level>` (e.g. Kafka 4.1's preview share.version=1). */
+export function runFeatureUpgrade(env: BrokerEnv, feature: string): void {
+  const result = spawnSync('java', ['-Xmx256m', '-cp', `${env.lib}${path.sep}*`, 'org.apache.kafka.tools.FeatureCommand', '--bootstrap-server', env.bootstrap, 'upgrade', '--feature', feature], {
+    encoding: 'utf8',
+    timeout: 60000,
+  });
+  if (result.error || result.status !== 0) {
+    throw new Error(`kafka-features upgrade --feature ${feature} failed: ${result.error?.message ?? `${result.stdout}\n${result.stderr}`}`);
+  }
+}
+
 export type ToolRow = Record<string, string>;
 
 /**
