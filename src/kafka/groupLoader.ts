@@ -12,7 +12,7 @@ import type { ClusterConnection, Topology } from './clusterConnection';
 import type { KafkaLogger } from './connection';
 import { hasLoadingCode, retryWhileCoordinatorLoads } from './coordinatorRetry';
 import { classicMembers, offsetRows, partitionKey, toGroupState, toGroupType, totalLag, type PartitionEnds } from './groupView';
-import { modernGroupType, type ModernGroupType, type TypedGroupDescription } from './groupTypes';
+import { modernGroupType, typedDetailFields, type ModernGroupType, type TypedGroupDescription } from './groupTypes';
 import { describeTypedGroups, describeUnlistedGroups } from './groupTypesDescribe';
 import { shareOffsetRows } from './shareGroups';
 import type { IsolationLevelLookup } from './isolationLevels';
@@ -170,7 +170,9 @@ export class GroupLoader {
       if (isolationLevel) {
         detail.isolationLevel = isolationLevel;
       }
-      Object.assign(detail, typed?.consumerGroup && { consumerGroup: typed.consumerGroup }, typed?.shareGroup && { shareGroup: typed.shareGroup }, typed?.streamsGroup && { streamsGroup: typed.streamsGroup });
+      if (typed) {
+        Object.assign(detail, typedDetailFields(typed));
+      }
       if (errors.length > 0) {
         detail.error = errors.join('; ');
       }

@@ -8,6 +8,7 @@ import {
   GROUP_STATES_BY_TYPE,
   compareTopicPartitions,
   type ConsumerGroupInfo,
+  type GroupDetail,
   type GroupState,
   type KafkaGroupType,
   type Member,
@@ -44,6 +45,12 @@ export interface TypedGroupDescription {
    * ConsumerGroupDescribe that means "describe it the classic way", as Kafka's admin client does.
    */
   notThisType?: boolean;
+}
+
+/** The type's own detail for GroupDetail: only the fields the description has, so none is set to undefined. */
+export function typedDetailFields(typed: TypedGroupDescription): Pick<GroupDetail, 'consumerGroup' | 'shareGroup' | 'streamsGroup'> {
+  const { consumerGroup, shareGroup, streamsGroup } = typed;
+  return { ...(consumerGroup && { consumerGroup }), ...(shareGroup && { shareGroup }), ...(streamsGroup && { streamsGroup }) };
 }
 
 /** The broker's state text as one of the type's states; anything else is 'Unknown', never a guess. */
