@@ -19,8 +19,9 @@ import { MemoryLogger, brokerEnv, createTopics, produceToEveryPartition, testKaf
 const RUN = `r${Date.now().toString(36)}`;
 const RECORDS = 10;
 const [MAJOR, MINOR] = KAFKA_VERSION.split('.').map(Number);
+const atLeast = (major: number, minor: number) => MAJOR > major || (MAJOR === major && MINOR >= minor);
 /** Share and streams groups are enabled by default on a new cluster from Kafka 4.2; share lag (DescribeShareGroupOffsets v1) too. */
-const MODERN_TYPES_BY_DEFAULT = MAJOR > 4 || (MAJOR === 4 && MINOR >= 2);
+const MODERN_TYPES_BY_DEFAULT = atLeast(4, 2);
 /** Kafka 4.1's share groups are a preview, switched on with `kafka-features.sh upgrade --feature share.version=1`. */
 const SHARE_PREVIEW = MAJOR === 4 && MINOR === 1;
 
@@ -294,6 +295,10 @@ describe(`Kafka ${KAFKA_VERSION} group types on a real broker`, function () {
       assert.equal(g.shareGroup?.configs.autoOffsetReset, 'earliest');
       assert.equal(g.shareGroup?.configs.recordLockDurationMs, 30000);
       assert.equal(g.shareGroup?.configs.configsError, undefined);
+      // share.delivery.count.limit is a group config from Kafka 4.3, the dead-letter topic (KIP-1191, unset here) from 4.4.
+      assert.equal(g.shareGroup?.configs.deliveryCountLimit, atLeast(4, 3) ? 5 : null);
+      assert.equal(g.shareGroup?.configs.deadLetterTopic, null);
+      assert.equal(g.shareGroup?.configs.all?.['errors.deadletterqueue.topic.name'], atLeast(4, 4) ? '' : undefined);
       const listed = (await source.listGroups()).find((s) => s.groupId === GROUP);
       assert.deepEqual([listed?.groupType, listed?.state], ['share', 'Stable']);
 
