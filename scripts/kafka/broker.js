@@ -110,6 +110,9 @@ function serverProperties({ dataDir, port, saslPort, controllerPort }) {
     'offsets.topic.replication.factor=1',
     'transaction.state.log.replication.factor=1',
     'transaction.state.log.min.isr=1',
+    // Share groups (KIP-932) keep their state in __share_group_state, replicated 3 times by default.
+    'share.coordinator.state.topic.replication.factor=1',
+    'share.coordinator.state.topic.min.isr=1',
     // Quick rebalances keep the suite short; tests of the initial delay would set it back.
     'group.initial.rebalance.delay.ms=0',
     'group.consumer.heartbeat.interval.ms=1000',

@@ -59,7 +59,13 @@ export class GroupAdminClient {
       const topology = await this.connection.topology();
       const broker = await retryWhileCoordinatorLoads(() => this.connection.coordinatorBroker(groupId, topology), () => false);
       const [described] = await this.loader.describeOnCoordinator(broker, null, [groupId], new Map());
-      const answer = described.kip848 ?? described.classic;
+      if (described.typed) {
+        if (described.typed.error !== undefined) {
+          throw new Error(`State of group ${groupId}: ${described.typed.error}`);
+        }
+        return described.typed.state;
+      }
+      const answer = described.classic;
       if (!answer) {
         throw new Error(`State of group ${groupId}: ${described.error ?? 'the coordinator did not describe it'}`);
       }

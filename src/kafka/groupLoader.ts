@@ -11,19 +11,19 @@ import { groupBy } from './collections';
 import type { ClusterConnection, Topology } from './clusterConnection';
 import type { KafkaLogger } from './connection';
 import { hasLoadingCode, retryWhileCoordinatorLoads } from './coordinatorRetry';
-import { classicMembers, consumerGroupMembers, offsetRows, partitionKey, toGroupState, toGroupType, totalLag, type PartitionEnds } from './groupView';
+import { classicMembers, offsetRows, partitionKey, toGroupState, toGroupType, totalLag, type PartitionEnds } from './groupView';
+import { modernGroupType, typedDetailFields, type ModernGroupType, type TypedGroupDescription } from './groupTypes';
+import { describeTypedGroups, describeUnlistedGroups } from './groupTypesDescribe';
+import { shareOffsetRows } from './shareGroups';
 import type { IsolationLevelLookup } from './isolationLevels';
-import { ApiKeys } from '../protocol/messages/apis';
 import { readBatchFrames, type BatchFrame } from '../protocol/recordBatch';
-import { pickVersion, sendRequest, type KafkajsBroker } from './kafkajsBridge';
-import { describeErrorCode, GROUP_ID_NOT_FOUND, KafkaErrorCode } from './kafkaErrors';
+import { sendRequest, type KafkajsBroker } from './kafkajsBridge';
+import { describeErrorCode, KafkaErrorCode } from './kafkaErrors';
 import { markerCandidates, onlyMarkersBetween, readableEnd } from './markerOnlyLag';
 import { fetchRequest, type FetchLimits } from './requests/fetchRequest';
 import {
-  consumerGroupDescribeRequest,
   describeGroupsRequest,
   listGroupsRequest,
-  type ConsumerGroupDescription,
   type DescribedGroup,
   type ListedGroup,
 } from './requests/groupRequests';
@@ -51,7 +51,8 @@ export interface DescribedForLoad {
   groupId: string;
   coordinator: BrokerRef | null;
   classic?: DescribedGroup;
-  kip848?: ConsumerGroupDescription;
+  /** A consumer, share or streams group, described with its type's API. */
+  typed?: TypedGroupDescription;
   error?: string;
 }
 
@@ -106,17 +107,18 @@ export class GroupLoader {
     const described = await this.describeAll(groupIds, topology, listed);
     const membersOf = new Map<string, { members: Member[]; decodeErrors: string[] }>();
     for (const d of described) {
-      if (d.kip848) {
-        membersOf.set(d.groupId, { members: consumerGroupMembers(d.kip848), decodeErrors: [] });
+      if (d.typed) {
+        membersOf.set(d.groupId, { members: d.typed.members, decodeErrors: [] });
       } else if (d.classic) {
         membersOf.set(d.groupId, classicMembers(d.classic));
       }
     }
-    const committed = await mapWithConcurrency(described, this.options.concurrency, async (d) => this.fetchCommitted(d.groupId, topology));
+    // A share group has no committed offsets: its share-partitions' start offsets came with its describe.
+    const committed = await mapWithConcurrency(described, this.options.concurrency, async (d) => (d.typed?.shareGroup ? [] : this.fetchCommitted(d.groupId, topology)));
     const partitions = new Map<string, TopicPartition>();
     described.forEach((d, i) => {
       const commits = committed[i];
-      for (const tp of [...(Array.isArray(commits) ? commits : []), ...(membersOf.get(d.groupId)?.members.flatMap((m) => m.assignment) ?? [])]) {
+      for (const tp of [...(Array.isArray(commits) ? commits : []), ...(membersOf.get(d.groupId)?.members.flatMap((m) => m.assignment) ?? []), ...(d.typed?.shareGroup?.partitions ?? [])]) {
         partitions.set(partitionKey(tp), { topic: tp.topic, partition: tp.partition });
       }
     });
@@ -124,6 +126,13 @@ export class GroupLoader {
     const isolationOf = (groupId: string) => this.options.isolationLevelFor?.(groupId);
     const rowsOf = described.map((d, i) => {
       const commits = committed[i];
+      const share = d.typed?.shareGroup;
+      if (share) {
+        return shareOffsetRows(share.partitions, (p) => {
+          const end = ends.ends.get(partitionKey(p));
+          return { logStartOffset: end?.logStartOffset ?? null, logEndOffset: end?.highWatermark ?? null };
+        });
+      }
       return offsetRows(membersOf.get(d.groupId)?.members ?? [], Array.isArray(commits) ? commits : [], ends.ends, isolationOf(d.groupId));
     });
     await this.markMarkerOnlyLag(
@@ -138,16 +147,17 @@ export class GroupLoader {
       const commits = committed[i];
       const isolationLevel = isolationOf(d.groupId);
       const rows = rowsOf[i];
-      const protocolType = d.kip848 ? 'consumer' : (d.classic?.protocolType ?? listing?.protocolType ?? '');
-      const state = d.kip848 ? toGroupState(d.kip848.groupState) : d.classic ? toGroupState(d.classic.groupState) : toGroupState(listing?.groupState ?? '');
+      const typed = d.typed;
+      const protocolType = typed ? (listing?.protocolType ?? typed.groupType) : (d.classic?.protocolType ?? listing?.protocolType ?? '');
+      const state = typed ? typed.state : d.classic ? toGroupState(d.classic.groupState) : toGroupState(listing?.groupState ?? '');
       const topicErrors = [...new Set(rows.map((r) => r.topic))].map((t) => ends.topicErrors.get(t));
-      const errors = [d.error, typeof commits === 'string' ? commits : undefined, ...(members?.decodeErrors ?? []), ...topicErrors].filter((e): e is string => Boolean(e));
+      const errors = [d.error, typed?.error, typeof commits === 'string' ? commits : undefined, ...(members?.decodeErrors ?? []), ...topicErrors].filter((e): e is string => Boolean(e));
       const detail: GroupDetail = {
         groupId: d.groupId,
         state,
         protocolType,
-        groupType: d.kip848 ? 'consumer' : toGroupType(listing?.groupType ?? null, protocolType),
-        assignor: d.kip848 ? d.kip848.assignorName : (d.classic?.protocolData ?? ''),
+        groupType: typed ? typed.groupType : toGroupType(listing?.groupType ?? null, protocolType),
+        assignor: typed ? typed.assignor : (d.classic?.protocolData ?? ''),
         coordinator: d.coordinator,
         memberCount: members?.members.length ?? 0,
         totalLag: totalLag(rows),
@@ -157,12 +167,15 @@ export class GroupLoader {
       };
       // DescribeGroups carries no generation: a classic group's is known only from its record in
       // `__consumer_offsets`, while that is being read; the members' subscriptions lag behind.
-      const generation = d.kip848 ? d.kip848.groupEpoch : this.options.generationOf(d.groupId);
+      const generation = typed ? typed.groupEpoch : this.options.generationOf(d.groupId);
       if (generation !== undefined) {
         detail.generation = generation;
       }
       if (isolationLevel) {
         detail.isolationLevel = isolationLevel;
+      }
+      if (typed) {
+        Object.assign(detail, typedDetailFields(typed));
       }
       if (errors.length > 0) {
         detail.error = errors.join('; ');
@@ -194,12 +207,24 @@ export class GroupLoader {
     return groupIds.map((id) => byId.get(id) ?? { groupId: id, coordinator: null, error: 'The coordinator did not describe this group' });
   }
 
-  /** DescribeGroups on one coordinator, and ConsumerGroupDescribe for what may be KIP-848 groups. */
+  /**
+   * DescribeGroups on one coordinator for classic groups, and each Kafka 4.x group type's own describe
+   * (groupTypesDescribe.ts) for consumer, share and streams groups. A group of no listed type that
+   * DescribeGroups calls Dead with no members may be one of those: it is asked with their describes
+   * too, and keeps DescribeGroups' answer when none knows it.
+   */
   async describeOnCoordinator(broker: KafkajsBroker, coordinator: BrokerRef | null, ids: readonly string[], listed: ReadonlyMap<string, ListedGroup>): Promise<DescribedForLoad[]> {
-    const supportsKip848 = pickVersion(broker, ApiKeys.ConsumerGroupDescribe, 0, 1) !== null;
-    const kip848Ids = ids.filter((id) => listed.get(id)?.groupType === 'consumer' && supportsKip848);
-    const classicIds = ids.filter((id) => !kip848Ids.includes(id));
+    const typedIds: Array<{ groupId: string; groupType: ModernGroupType }> = [];
+    for (const groupId of ids) {
+      const groupType = modernGroupType(listed.get(groupId)?.groupType);
+      if (groupType) {
+        typedIds.push({ groupId, groupType });
+      }
+    }
+    const classicIds = ids.filter((id) => !typedIds.some((t) => t.groupId === id));
+    const unlistedIds: string[] = [];
     const results = new Map<string, DescribedForLoad>();
+    const describeOptions = { errorText: (e: unknown) => this.connection.errorText(e), isConnectionFailure: (e: unknown) => this.connection.isConnectionFailure(e) };
     try {
       if (classicIds.length > 0) {
         const describe = () => sendRequest(broker, describeGroupsRequest(classicIds));
@@ -209,25 +234,17 @@ export class GroupLoader {
             entry.error = group.errorMessage ?? describeErrorCode(group.errorCode);
           }
           results.set(group.groupId, entry);
-          // Without ListGroups v5 a KIP-848 group shows up here as Dead with no members.
-          const maybeKip848 = supportsKip848 && !listed.get(group.groupId)?.groupType && group.groupState === 'Dead' && group.members.length === 0;
-          if (maybeKip848) {
-            kip848Ids.push(group.groupId);
+          if (!listed.get(group.groupId)?.groupType && group.groupState === 'Dead' && group.members.length === 0) {
+            unlistedIds.push(group.groupId);
           }
         }
       }
-      if (kip848Ids.length > 0) {
-        const describe = () => sendRequest(broker, consumerGroupDescribeRequest(kip848Ids));
-        for (const group of await retryWhileCoordinatorLoads(describe, hasLoadingCode)) {
-          if (group.errorCode === GROUP_ID_NOT_FOUND && results.has(group.groupId)) {
-            continue; // really a classic (or unknown) group: keep DescribeGroups' answer
-          }
-          const entry: DescribedForLoad = { groupId: group.groupId, coordinator, kip848: group };
-          if (group.errorCode !== 0) {
-            entry.error = group.errorMessage ?? describeErrorCode(group.errorCode);
-          }
-          results.set(group.groupId, entry);
+      const [typedGroups, unlistedGroups] = await Promise.all([describeTypedGroups(broker, typedIds, describeOptions), describeUnlistedGroups(broker, unlistedIds, describeOptions)]);
+      for (const typed of [...typedGroups, ...unlistedGroups]) {
+        if (typed.notThisType && results.has(typed.groupId)) {
+          continue; // really a classic (or unknown) group: keep DescribeGroups' answer
         }
+        results.set(typed.groupId, { groupId: typed.groupId, coordinator, typed });
       }
     } catch (e) {
       if (this.connection.isConnectionFailure(e)) {

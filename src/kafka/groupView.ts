@@ -8,7 +8,7 @@ import { compareTopicPartitions, type GroupDetail, type GroupState, type GroupSu
 import { decodeAssignment, decodeSubscription } from '../protocol/consumerProtocol';
 import { errorMessage } from '../protocol/errors';
 import type { IsolationLevel } from './isolationLevels';
-import type { ConsumerGroupDescription, DescribedGroup } from './requests/groupRequests';
+import type { DescribedGroup } from './requests/groupRequests';
 import type { CommittedOffset } from './requests/offsetRequests';
 
 const KNOWN_STATES: readonly GroupState[] = ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead', 'Assigning', 'Reconciling'];
@@ -61,17 +61,6 @@ export function classicMembers(group: DescribedGroup): ClassicMembers {
     return member;
   });
   return { members, decodeErrors };
-}
-
-export function consumerGroupMembers(group: ConsumerGroupDescription): Member[] {
-  return group.members.map((m) => ({
-    memberId: m.memberId,
-    groupInstanceId: m.instanceId,
-    clientId: m.clientId,
-    clientHost: m.clientHost,
-    subscription: m.subscribedTopicNames,
-    assignment: m.assignment.flatMap(({ topic, partitions }) => partitions.map((partition) => ({ topic, partition }))),
-  }));
 }
 
 export interface PartitionEnds {

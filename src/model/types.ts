@@ -3,7 +3,10 @@
  * (simulator or real cluster) produced them.
  */
 
-/** Classic group states, plus KIP-848 consumer-group states and "Unknown" for what a broker reports that we do not know. */
+/**
+ * Classic group states, plus the KIP-848 consumer-group and KIP-1071 streams-group states ("NotReady":
+ * a streams group whose internal topics are missing) and "Unknown" for what a broker reports that we do not know.
+ */
 export type GroupState =
   | 'Empty'
   | 'PreparingRebalance'
@@ -12,7 +15,19 @@ export type GroupState =
   | 'Dead'
   | 'Assigning'
   | 'Reconciling'
+  | 'NotReady'
   | 'Unknown';
+
+/** The four group types of Kafka 4.x, as ListGroups v5 names them. */
+export type KafkaGroupType = 'classic' | 'consumer' | 'share' | 'streams';
+
+/** Each type's own states: Kafka's GroupState.groupStatesForType. */
+export const GROUP_STATES_BY_TYPE: Readonly<Record<KafkaGroupType, readonly GroupState[]>> = {
+  classic: ['PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead', 'Empty'],
+  consumer: ['PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead', 'Empty', 'Assigning', 'Reconciling'],
+  share: ['Stable', 'Dead', 'Empty'],
+  streams: ['Stable', 'Dead', 'Empty', 'Assigning', 'Reconciling', 'NotReady'],
+};
 
 export interface TopicPartition {
   topic: string;
@@ -73,6 +88,15 @@ export interface Member {
   subscription: string[];
   /** Partitions the member is assigned in the current generation. */
   assignment: TopicPartition[];
+  /**
+   * KIP-848 and streams members: what the coordinator's target assignment gives the member. Partitions
+   * in it but not in `assignment` are still awaited (the member is reconciling, not unassigned).
+   */
+  targetAssignment?: TopicPartition[];
+  /** KIP-848, share and streams members: the member's epoch (compare with the group's assignment epoch). */
+  memberEpoch?: number;
+  /** client.rack of the member, when it set one (KIP-848, share and streams members). */
+  rackId?: string | null;
 }
 
 export interface GroupSummary {
@@ -80,8 +104,11 @@ export interface GroupSummary {
   state: GroupState;
   /** "consumer" for classic consumer groups; other classic protocol types (connect, ...) are shown undecoded. */
   protocolType: string;
-  /** Group type as ListGroups reports it: classic protocol or KIP-848 consumer protocol. */
-  groupType: 'classic' | 'consumer' | 'simple' | 'unknown';
+  /**
+   * Group type as ListGroups reports it: classic protocol, KIP-848 consumer protocol, KIP-932 share
+   * group or KIP-1071 streams group ("simple": a classic group with no protocol type, offsets only).
+   */
+  groupType: 'classic' | 'consumer' | 'share' | 'streams' | 'simple' | 'unknown';
   /** Selected assignor (the classic group's protocol name), or "" when none. */
   assignor: string;
   /**
@@ -106,6 +133,143 @@ export interface GroupDetail extends GroupSummary {
   members: Member[];
   /** Every partition the group owns or has committed, one row each. */
   offsets: PartitionOffsets[];
+  /** KIP-848 groups: what ConsumerGroupDescribe says beyond members and offsets. */
+  consumerGroup?: ConsumerGroupInfo;
+  /** Share groups: what ShareGroupDescribe, DescribeShareGroupOffsets and the group's configs say. */
+  shareGroup?: ShareGroupInfo;
+  /** Streams groups: what StreamsGroupDescribe says. */
+  streamsGroup?: StreamsGroupInfo;
+}
+
+/** A KIP-848 consumer group, as ConsumerGroupDescribe v0–v1 describes it. */
+export interface ConsumerGroupInfo {
+  groupEpoch: number;
+  /** The epoch of the target assignment. */
+  assignmentEpoch: number;
+  /** The group epoch moved past the target assignment's: the coordinator has a new assignment to compute. */
+  assignmentPending: boolean;
+  /** The server assignor (`uniform`, `range`, or a custom one). */
+  assignorName: string;
+  /** Topic names the members subscribe to, sorted, each once. */
+  subscribedTopicNames: string[];
+  /** Regular expressions the members subscribe with (KIP-848 broker-side regex), sorted, each once. */
+  subscribedTopicRegexes: string[];
+  members: ConsumerGroupMemberInfo[];
+  /**
+   * An online migration from classic under way: the group has members of both protocols. Null when
+   * the broker does not say (ConsumerGroupDescribe v0) or every member speaks one protocol.
+   */
+  migration: { classicMembers: number; consumerMembers: number } | null;
+}
+
+export interface ConsumerGroupMemberInfo {
+  memberId: string;
+  instanceId: string | null;
+  rackId: string | null;
+  clientId: string;
+  clientHost: string;
+  memberEpoch: number;
+  subscribedTopicNames: string[];
+  subscribedTopicRegex: string | null;
+  /** The member's current assignment (the broker's: assigned and still being revoked). */
+  assignment: TopicPartition[];
+  targetAssignment: TopicPartition[];
+  /** In the current assignment, not in the target: the member still has to give these up. */
+  partitionsToRevoke: TopicPartition[];
+  /** In the target, not yet in the current assignment: the member is waiting for them. */
+  partitionsAwaited: TopicPartition[];
+  /** The member is behind the group's target assignment epoch, or has partitions to revoke or to receive. */
+  reconciling: boolean;
+  /** KIP-1099 (ConsumerGroupDescribe v1): a classic member not upgraded yet, or a consumer-protocol one; unknown before v1. */
+  memberType: 'classic' | 'consumer' | 'unknown';
+}
+
+/** A share group (KIP-932). */
+export interface ShareGroupInfo {
+  groupEpoch: number;
+  assignmentEpoch: number;
+  assignorName: string;
+  /** Per partition: the share-partition start offset, and lag when the broker reports it (Kafka 4.2+). */
+  partitions: SharePartitionInfo[];
+  /** The group's share configs (explicit or defaults), as DescribeConfigs on the group gives them. */
+  configs: ShareGroupConfigs;
+}
+
+export interface SharePartitionInfo extends TopicPartition {
+  /** Earliest offset of records still in flight; null when the partition has no state yet. */
+  startOffset: number | null;
+  leaderEpoch: number | null;
+  /** Offsets not yet delivery-complete (DescribeShareGroupOffsets v1, Kafka 4.2+); null when not reported. */
+  lag: number | null;
+}
+
+export interface ShareGroupConfigs {
+  /** share.auto.offset.reset: latest, earliest or by_duration:<ISO-8601>. */
+  autoOffsetReset: string | null;
+  /** share.record.lock.duration.ms */
+  recordLockDurationMs: number | null;
+  /** share.delivery.count.limit (group config from Kafka 4.3) */
+  deliveryCountLimit: number | null;
+  /** errors.deadletterqueue.topic.name (Kafka 4.4, KIP-1191); null when not set or not known to the broker. */
+  deadLetterTopic: string | null;
+  /** Every group config the broker returned, by name; null when the configs could not be read (see `configsError`). */
+  all: Record<string, string | null> | null;
+  /** Why the configs could not be read (e.g. not authorized); the rest of the group still loads. */
+  configsError?: string;
+}
+
+/** A streams group (KIP-1071), as StreamsGroupDescribe v0–v1 describes it. */
+export interface StreamsGroupInfo {
+  groupEpoch: number;
+  assignmentEpoch: number;
+  /** The broker's task assignor (StreamsGroupDescribe v1, Kafka 4.4), when it says. */
+  assignorName: string | null;
+  /** The topology the group runs; null when no member has sent it yet. */
+  topology: StreamsTopologyInfo | null;
+  members: StreamsGroupMemberInfo[];
+}
+
+export interface StreamsTopologyInfo {
+  epoch: number;
+  subtopologies: StreamsSubtopologyInfo[];
+}
+
+export interface StreamsSubtopologyInfo {
+  subtopologyId: string;
+  sourceTopics: string[];
+  repartitionSinkTopics: string[];
+  repartitionSourceTopics: string[];
+  stateChangelogTopics: string[];
+}
+
+/** Tasks of one subtopology: the partitions of its source topics. */
+export interface StreamsTasks {
+  subtopologyId: string;
+  partitions: number[];
+}
+
+export interface StreamsTaskAssignment {
+  active: StreamsTasks[];
+  standby: StreamsTasks[];
+  warmup: StreamsTasks[];
+}
+
+export interface StreamsGroupMemberInfo {
+  memberId: string;
+  memberEpoch: number;
+  instanceId: string | null;
+  rackId: string | null;
+  clientId: string;
+  clientHost: string;
+  topologyEpoch: number;
+  /** The Kafka Streams instance the member (one stream thread) belongs to. */
+  processId: string;
+  userEndpoint: { host: string; port: number } | null;
+  clientTags: Record<string, string>;
+  assignment: StreamsTaskAssignment;
+  targetAssignment: StreamsTaskAssignment;
+  /** A classic member not upgraded yet (MEMBER-PROTOCOL classic). */
+  isClassic: boolean;
 }
 
 export type RebalanceEventKind =

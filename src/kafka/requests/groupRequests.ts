@@ -1,7 +1,5 @@
-/** ListGroups, DescribeGroups and ConsumerGroupDescribe: the typed requests and what the loader keeps of the answers. */
+/** ListGroups and DescribeGroups (the other group types' describes are in ../groupTypesDescribe.ts): the typed requests and what the loader keeps of the answers. */
 import { ApiKeys } from '../../protocol/messages/apis';
-import { ConsumerGroupDescribeRequest } from '../../protocol/messages/consumerGroupDescribeRequest';
-import { ConsumerGroupDescribeResponse, type Assignment } from '../../protocol/messages/consumerGroupDescribeResponse';
 import { DescribeGroupsRequest } from '../../protocol/messages/describeGroupsRequest';
 import { DescribeGroupsResponse } from '../../protocol/messages/describeGroupsResponse';
 import { ListGroupsRequest } from '../../protocol/messages/listGroupsRequest';
@@ -75,63 +73,6 @@ export function describeGroupsRequest(groupIds: readonly string[]): RequestSpec<
           clientHost: m.clientHost,
           memberMetadata: m.memberMetadata,
           memberAssignment: m.memberAssignment,
-        })),
-      })),
-    ),
-  );
-}
-
-export interface ConsumerGroupMemberDescription {
-  memberId: string;
-  instanceId: string | null;
-  rackId: string | null;
-  memberEpoch: number;
-  clientId: string;
-  clientHost: string;
-  subscribedTopicNames: string[];
-  subscribedTopicRegex: string | null;
-  assignment: Array<{ topic: string; partitions: number[] }>;
-  targetAssignment: Array<{ topic: string; partitions: number[] }>;
-}
-
-export interface ConsumerGroupDescription {
-  errorCode: number;
-  errorMessage: string | null;
-  groupId: string;
-  groupState: string;
-  groupEpoch: number;
-  assignmentEpoch: number;
-  assignorName: string;
-  members: ConsumerGroupMemberDescription[];
-}
-
-function topicPartitions(assignment: Assignment): Array<{ topic: string; partitions: number[] }> {
-  return assignment.topicPartitions.map((t) => ({ topic: t.topicName, partitions: t.partitions }));
-}
-
-/** ConsumerGroupDescribe (KIP-848) v0 to v1 (v1 adds the member type, which the model does not show). */
-export function consumerGroupDescribeRequest(groupIds: readonly string[]): RequestSpec<ConsumerGroupDescription[]> {
-  return requestSpec(ApiKeys.ConsumerGroupDescribe, 0, 1, (version) =>
-    apiCall(ConsumerGroupDescribeRequest, ConsumerGroupDescribeResponse, version, { groupIds: [...groupIds], includeAuthorizedOperations: false }, (answer) =>
-      answer.groups.map((g) => ({
-        errorCode: g.errorCode,
-        errorMessage: g.errorMessage,
-        groupId: g.groupId,
-        groupState: g.groupState,
-        groupEpoch: g.groupEpoch,
-        assignmentEpoch: g.assignmentEpoch,
-        assignorName: g.assignorName,
-        members: g.members.map((m) => ({
-          memberId: m.memberId,
-          instanceId: m.instanceId,
-          rackId: m.rackId,
-          memberEpoch: m.memberEpoch,
-          clientId: m.clientId,
-          clientHost: m.clientHost,
-          subscribedTopicNames: m.subscribedTopicNames,
-          subscribedTopicRegex: m.subscribedTopicRegex,
-          assignment: topicPartitions(m.assignment),
-          targetAssignment: topicPartitions(m.targetAssignment),
         })),
       })),
     ),

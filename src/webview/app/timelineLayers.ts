@@ -28,6 +28,7 @@ const PHASE_RANK: Record<GroupState, number> = {
   Dead: 3,
   Stable: 2,
   Unknown: 1,
+  NotReady: 1,
   Empty: 0,
 };
 

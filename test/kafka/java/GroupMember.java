@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.SubscriptionPattern;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
@@ -15,6 +16,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * A Java consumer for the real-broker tests: joins a group, polls and commits, prints
  * "ASSIGNED <partitions>" whenever its assignment changes and leaves when stdin closes.
  * Arguments: bootstrap groupId topics(comma-separated) protocol(classic|consumer) instanceId(or -) assignor(or -)
+ * A topics argument "regex:<pattern>" subscribes to a KIP-848 broker-side regular expression instead.
  */
 public class GroupMember {
     public static void main(String[] args) throws Exception {
@@ -49,7 +51,11 @@ public class GroupMember {
         stdinWatcher.start();
 
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
-            consumer.subscribe(Arrays.asList(args[2].split(",")));
+            if (args[2].startsWith("regex:")) {
+                consumer.subscribe(new SubscriptionPattern(args[2].substring("regex:".length())));
+            } else {
+                consumer.subscribe(Arrays.asList(args[2].split(",")));
+            }
             String last = null;
             boolean commitPending = false;
             while (running.get()) {

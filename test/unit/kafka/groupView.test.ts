@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { classicMembers, consumerGroupMembers, lastStableLag, offsetRows, partitionKey, toGroupState, toGroupType, toSummary, totalLag, type PartitionEnds } from '../../../src/kafka/groupView';
+import { classicMembers, lastStableLag, offsetRows, partitionKey, toGroupState, toGroupType, toSummary, totalLag, type PartitionEnds } from '../../../src/kafka/groupView';
 import type { Member } from '../../../src/model/types';
 import type { DescribedGroup } from '../../../src/kafka/requests/groupRequests';
 import { WireWriter } from './requests/wireWriter';
@@ -116,18 +116,6 @@ describe('kafka/groupView', () => {
       assert.equal(broken.decodeErrors.length, 1);
       assert.match(broken.decodeErrors[0], /^member x: consumer subscription v0: Truncated input: an int32 needs 4 bytes/);
     });
-  });
-
-  it('flattens KIP-848 member assignments', () => {
-    const [m] = consumerGroupMembers({
-      errorCode: 0, errorMessage: null, groupId: 'g', groupState: 'Stable', groupEpoch: 3, assignmentEpoch: 3, assignorName: 'uniform',
-      members: [{
-        memberId: 'm', instanceId: null, rackId: null, memberEpoch: 3, clientId: 'c', clientHost: '/h', subscribedTopicNames: ['a', 'b'], subscribedTopicRegex: null,
-        assignment: [{ topic: 'a', partitions: [1, 0] }, { topic: 'b', partitions: [2] }], targetAssignment: [],
-      }],
-    });
-    assert.deepEqual(m.assignment, [{ topic: 'a', partition: 1 }, { topic: 'a', partition: 0 }, { topic: 'b', partition: 2 }]);
-    assert.deepEqual(m.subscription, ['a', 'b']);
   });
 
   it('drops detail fields for summaries', () => {

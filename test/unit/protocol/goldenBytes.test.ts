@@ -2,7 +2,8 @@
 // bytes the hand-written client codecs (src/kafka/protocol, since replaced by these codecs) wrote, recorded below.
 import * as assert from 'node:assert/strict';
 import { adminOffsetCommitRequest } from '../../../src/kafka/requests/adminRequests';
-import { consumerGroupDescribeRequest, describeGroupsRequest } from '../../../src/kafka/requests/groupRequests';
+import { describeGroupsRequest } from '../../../src/kafka/requests/groupRequests';
+import { apiCall } from '../../../src/kafka/requests/apiCall';
 import { LATEST_TIMESTAMP, READ_COMMITTED, listOffsetsRequest } from '../../../src/kafka/requests/offsetRequests';
 import { ConsumerGroupDescribeRequest } from '../../../src/protocol/messages/consumerGroupDescribeRequest';
 import { ConsumerGroupDescribeResponse } from '../../../src/protocol/messages/consumerGroupDescribeResponse';
@@ -119,7 +120,7 @@ describe('generated messages: golden bytes from other codecs', () => {
   });
 
   it('ConsumerGroupDescribe v0: the request bytes the client writes, and the client reads our response', () => {
-    const request = consumerGroupDescribeRequest(['payments']).build(0);
+    const request = apiCall(ConsumerGroupDescribeRequest, ConsumerGroupDescribeResponse, 0, { groupIds: ['payments'], includeAuthorizedOperations: false }, (answer) => answer.groups);
     const ours = encode(ConsumerGroupDescribeRequest, 0, { groupIds: ['payments'], includeAuthorizedOperations: false });
     assert.equal(hex(ours), withoutHeaderTags(HAND_WRITTEN.consumerGroupDescribeV0));
     assert.equal(hex(request.body), HAND_WRITTEN.consumerGroupDescribeV0);
@@ -142,7 +143,7 @@ describe('generated messages: golden bytes from other codecs', () => {
     assert.equal(group.assignorName, 'uniform');
     assert.equal(group.members[0].rackId, 'r1');
     assert.deepEqual(group.members[0].subscribedTopicNames, ['orders']);
-    assert.equal(JSON.stringify(group.members[0].assignment).includes('orders'), true);
+    assert.deepEqual(group.members[0].assignment.topicPartitions.map((t) => [t.topicName, t.partitions]), [['orders', [0, 2]]]);
     // And our decoder reads back what it wrote.
     assert.equal(decode(ConsumerGroupDescribeResponse, response, 0).groups[0].members[0].assignment.topicPartitions[0].topicId, topicId);
   });

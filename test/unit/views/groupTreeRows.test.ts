@@ -105,6 +105,7 @@ describe('views/groupTreeRows', () => {
         Empty: 'circle-outline',
         Dead: 'error',
         Unknown: 'question',
+        NotReady: 'question',
       };
       for (const [state, icon] of Object.entries(expected)) {
         assert.equal(groupStateIcon(state as GroupState).id, icon, state);

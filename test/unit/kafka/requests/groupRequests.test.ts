@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { consumerGroupDescribeRequest, describeGroupsRequest, listGroupsRequest } from '../../../../src/kafka/requests/groupRequests';
+import { describeGroupsRequest, listGroupsRequest } from '../../../../src/kafka/requests/groupRequests';
 import { hex, WireWriter } from './wireWriter';
 
 describe('groupRequests', () => {
@@ -101,67 +101,6 @@ describe('groupRequests', () => {
       const [group] = describeGroupsRequest(['g']).build(0).decode(payload);
       assert.equal(group.members[0].groupInstanceId, null);
       assert.deepEqual(group.members[0].memberMetadata, new Uint8Array(0));
-    });
-  });
-
-  describe('consumerGroupDescribeRequest', () => {
-    it('encodes v0 flexibly: header tags, compact group ids, include_authorized_operations, tags', () => {
-      const request = consumerGroupDescribeRequest(['g']).build(0);
-      assert.equal(request.apiKey, 69);
-      assert.equal(request.apiVersion, 0);
-      assert.equal(hex(request.body), '00' + '020267' + '00' + '00');
-    });
-
-    it('decodes groups and members with their current and target assignments', () => {
-      const topicId = Buffer.alloc(16, 7);
-      const assignment = (w: WireWriter, partitions: number[]) => {
-        w.compactArray([0], (x) => {
-          x.uuid(topicId).compactString('orders').compactArray(partitions, (y, p) => y.int32(p)).emptyTaggedFields();
-        });
-        // an unknown tagged field the decoder must skip
-        w.uvarint(1).uvarint(3).uvarint(2).raw(Buffer.from('abcd', 'hex'));
-      };
-      const payload = new WireWriter()
-        .emptyTaggedFields()
-        .int32(0)
-        .compactArray([0], (w) => {
-          w.int16(0).compactString(null).compactString('g').compactString('Reconciling').int32(5).int32(4).compactString('uniform');
-          w.compactArray([0], (m) => {
-            m.compactString('member-a').compactString('inst-1').compactString(null).int32(4).compactString('client').compactString('/10.0.0.1');
-            m.compactArray(['orders'], (x, t) => x.compactString(t)).compactString(null);
-            assignment(m, [0, 1]);
-            assignment(m, [0]);
-            m.emptyTaggedFields();
-          });
-          w.int32(-2147483648).emptyTaggedFields();
-        })
-        .emptyTaggedFields()
-        .toBuffer();
-      assert.deepEqual(consumerGroupDescribeRequest(['g']).build(0).decode(payload), [
-        {
-          errorCode: 0,
-          errorMessage: null,
-          groupId: 'g',
-          groupState: 'Reconciling',
-          groupEpoch: 5,
-          assignmentEpoch: 4,
-          assignorName: 'uniform',
-          members: [
-            {
-              memberId: 'member-a',
-              instanceId: 'inst-1',
-              rackId: null,
-              memberEpoch: 4,
-              clientId: 'client',
-              clientHost: '/10.0.0.1',
-              subscribedTopicNames: ['orders'],
-              subscribedTopicRegex: null,
-              assignment: [{ topic: 'orders', partitions: [0, 1] }],
-              targetAssignment: [{ topic: 'orders', partitions: [0] }],
-            },
-          ],
-        },
-      ]);
     });
   });
 });

@@ -1,0 +1,229 @@
+/**
+ * KIP-932 share groups: ShareGroupDescribe (API 77, v1) for state, epochs and members,
+ * DescribeShareGroupOffsets (API 90, v0–v1) for each share-partition's start offset and (v1, Kafka
+ * 4.2+) lag, and DescribeConfigs on the group (resource type GROUP) for its share configs, all on the
+ * group's coordinator. What `kafka-share-groups.sh --describe` prints comes from the same answers:
+ * START-OFFSET and LAG as the broker gives them ("-" where a partition has no state yet).
+ */
+import type { Member, PartitionOffsets, ShareGroupConfigs, SharePartitionInfo } from '../model/types';
+import { compareTopicPartitions } from '../model/types';
+import { errorMessage } from '../protocol/errors';
+import { DescribeConfigsRequest } from '../protocol/messages/describeConfigsRequest';
+import { DescribeConfigsResponse } from '../protocol/messages/describeConfigsResponse';
+import { DescribeShareGroupOffsetsRequest } from '../protocol/messages/describeShareGroupOffsetsRequest';
+import { DescribeShareGroupOffsetsResponse, type DescribeShareGroupOffsetsResponseGroup } from '../protocol/messages/describeShareGroupOffsetsResponse';
+import { ShareGroupDescribeRequest } from '../protocol/messages/shareGroupDescribeRequest';
+import { ShareGroupDescribeResponse, type DescribedGroup } from '../protocol/messages/shareGroupDescribeResponse';
+import { hasLoadingCode, retryWhileCoordinatorLoads } from './coordinatorRetry';
+import { GROUP_ID_NOT_FOUND, flattenAssignment, groupErrorText, groupStateOf, offsetNumber, type TypedGroupDescription } from './groupTypes';
+import { requireNegotiatedVersion, sendGenerated, type GeneratedApi } from './groupTypesWire';
+import type { KafkajsBroker } from './kafkajsBridge';
+
+export const SHARE_GROUP_DESCRIBE: GeneratedApi<ReturnType<typeof ShareGroupDescribeRequest.defaults>, ReturnType<typeof ShareGroupDescribeResponse.defaults>> = {
+  request: ShareGroupDescribeRequest,
+  response: ShareGroupDescribeResponse,
+};
+
+export const DESCRIBE_SHARE_GROUP_OFFSETS: GeneratedApi<
+  ReturnType<typeof DescribeShareGroupOffsetsRequest.defaults>,
+  ReturnType<typeof DescribeShareGroupOffsetsResponse.defaults>
+> = { request: DescribeShareGroupOffsetsRequest, response: DescribeShareGroupOffsetsResponse };
+
+export const DESCRIBE_CONFIGS: GeneratedApi<ReturnType<typeof DescribeConfigsRequest.defaults>, ReturnType<typeof DescribeConfigsResponse.defaults>> = {
+  request: DescribeConfigsRequest,
+  response: DescribeConfigsResponse,
+};
+
+/** Kafka's ConfigResource.Type.GROUP. */
+export const GROUP_CONFIG_RESOURCE = 32;
+
+/** Group configs that concern share groups: the share.* ones and the dead-letter queue's (KIP-1191, 4.4). */
+export function isShareConfig(name: string): boolean {
+  return name.startsWith('share.') || name.startsWith('errors.deadletterqueue.');
+}
+
+/** One described share group in the load pipeline's terms; offsets and configs come from their own requests. */
+export function typedShareGroup(group: DescribedGroup): TypedGroupDescription {
+  if (group.errorCode !== 0) {
+    const failed: TypedGroupDescription = { groupId: group.groupId, groupType: 'share', state: 'Unknown', assignor: '', members: [], error: groupErrorText(group.errorCode, group.errorMessage) };
+    return group.errorCode === GROUP_ID_NOT_FOUND ? { ...failed, notThisType: true } : failed;
+  }
+  const members = group.members.map(
+    (m): Member => ({
+      memberId: m.memberId,
+      groupInstanceId: null,
+      clientId: m.clientId,
+      clientHost: m.clientHost,
+      subscription: [...m.subscribedTopicNames].sort(),
+      assignment: flattenAssignment(m.assignment.topicPartitions),
+      memberEpoch: m.memberEpoch,
+      rackId: m.rackId,
+    }),
+  );
+  return {
+    groupId: group.groupId,
+    groupType: 'share',
+    state: groupStateOf('share', group.groupState),
+    assignor: group.assignorName,
+    groupEpoch: group.groupEpoch,
+    members,
+    shareGroup: {
+      groupEpoch: group.groupEpoch,
+      assignmentEpoch: group.assignmentEpoch,
+      assignorName: group.assignorName,
+      partitions: [],
+      configs: emptyConfigs(null),
+    },
+  };
+}
+
+function emptyConfigs(error: string | null): ShareGroupConfigs {
+  const configs: ShareGroupConfigs = { autoOffsetReset: null, recordLockDurationMs: null, deliveryCountLimit: null, deadLetterTopic: null, all: null };
+  if (error !== null) {
+    configs.configsError = error;
+  }
+  return configs;
+}
+
+/** The named share configs out of a group's config entries (names to values). */
+export function shareConfigs(all: Record<string, string | null>): ShareGroupConfigs {
+  const numberOf = (name: string): number | null => {
+    const text = all[name];
+    return text === undefined || text === null || text.trim() === '' || !Number.isFinite(Number(text)) ? null : Number(text);
+  };
+  return {
+    autoOffsetReset: all['share.auto.offset.reset'] ?? null,
+    recordLockDurationMs: numberOf('share.record.lock.duration.ms'),
+    deliveryCountLimit: numberOf('share.delivery.count.limit'),
+    deadLetterTopic: all['errors.deadletterqueue.topic.name'] || null,
+    all,
+  };
+}
+
+/** Share-partition rows of one group's DescribeShareGroupOffsets answer; a partition with no state has no start offset. */
+export function sharePartitions(group: DescribeShareGroupOffsetsResponseGroup): { partitions: SharePartitionInfo[]; errors: string[] } {
+  const partitions: SharePartitionInfo[] = [];
+  const errors: string[] = [];
+  for (const topic of group.topics) {
+    for (const p of topic.partitions) {
+      if (p.errorCode !== 0) {
+        errors.push(`Share offsets of ${topic.topicName}-${p.partitionIndex}: ${groupErrorText(p.errorCode, p.errorMessage)}`);
+        continue;
+      }
+      // A negative start offset means the partition has no share state yet: Kafka's admin client gives null, the CLI "-".
+      const known = p.startOffset >= 0n;
+      partitions.push({
+        topic: topic.topicName,
+        partition: p.partitionIndex,
+        startOffset: known ? offsetNumber(p.startOffset, 'start offset') : null,
+        leaderEpoch: known && p.leaderEpoch >= 0 ? p.leaderEpoch : null,
+        lag: known && p.lag !== undefined && p.lag >= 0n ? offsetNumber(p.lag, 'share lag') : null,
+      });
+    }
+  }
+  partitions.sort(compareTopicPartitions);
+  return { partitions, errors };
+}
+
+/**
+ * Offsets rows of a share group for the tree: the start offset where a consumer group has its
+ * committed offset, and the broker's share lag (not end - start: records after the start offset may
+ * already be delivered). The log end offset comes from ListOffsets, as for the other types.
+ */
+export function shareOffsetRows(partitions: readonly SharePartitionInfo[], logEnd: (p: SharePartitionInfo) => { logStartOffset: number | null; logEndOffset: number | null }): PartitionOffsets[] {
+  return partitions.map((p) => ({
+    topic: p.topic,
+    partition: p.partition,
+    committedOffset: p.startOffset,
+    ...logEnd(p),
+    lag: p.lag,
+    ownerMemberId: null,
+  }));
+}
+
+/** ShareGroupDescribe of the groups on their coordinator. Throws when the request fails as a whole. */
+export async function describeShareGroups(broker: KafkajsBroker, groupIds: readonly string[]): Promise<TypedGroupDescription[]> {
+  if (groupIds.length === 0) {
+    return [];
+  }
+  const version = requireNegotiatedVersion(broker, SHARE_GROUP_DESCRIBE);
+  const describe = () => sendGenerated(broker, SHARE_GROUP_DESCRIBE, version, { groupIds: [...groupIds], includeAuthorizedOperations: false });
+  const response = await retryWhileCoordinatorLoads(describe, (r) => hasLoadingCode(r.groups));
+  return response.groups.map(typedShareGroup);
+}
+
+/**
+ * Fills in each described share group's partitions (DescribeShareGroupOffsets, one request for all
+ * of them, every topic) and configs (DescribeConfigs on the groups). A failure of either lands on
+ * the groups as an error; what did load stays.
+ */
+export async function addShareOffsetsAndConfigs(broker: KafkajsBroker, groups: readonly TypedGroupDescription[]): Promise<void> {
+  const described = groups.filter((g) => g.shareGroup !== undefined);
+  if (described.length === 0) {
+    return;
+  }
+  const addError = (group: TypedGroupDescription, error: string) => {
+    group.error = group.error ? `${group.error}; ${error}` : error;
+  };
+  const [offsets, configs] = await Promise.allSettled([describeShareOffsets(broker, described.map((g) => g.groupId)), describeGroupConfigs(broker, described.map((g) => g.groupId))]);
+  for (const group of described) {
+    const info = group.shareGroup as NonNullable<TypedGroupDescription['shareGroup']>;
+    if (offsets.status === 'rejected') {
+      addError(group, `Share offsets: ${errorMessage(offsets.reason)}`);
+    } else {
+      const answer = offsets.value.get(group.groupId);
+      if (!answer) {
+        addError(group, 'Share offsets: the coordinator did not answer for this group');
+      } else if (answer.errorCode !== 0) {
+        addError(group, `Share offsets: ${groupErrorText(answer.errorCode, answer.errorMessage)}`);
+      } else {
+        try {
+          const { partitions, errors } = sharePartitions(answer);
+          info.partitions = partitions;
+          errors.forEach((e) => addError(group, e));
+        } catch (e) {
+          addError(group, `Share offsets: ${errorMessage(e)}`);
+        }
+      }
+    }
+    if (configs.status === 'rejected') {
+      info.configs = emptyConfigs(errorMessage(configs.reason));
+    } else {
+      const answer = configs.value.get(group.groupId);
+      info.configs = answer === undefined ? emptyConfigs('the broker did not answer for this group') : typeof answer === 'string' ? emptyConfigs(answer) : shareConfigs(answer);
+    }
+  }
+}
+
+async function describeShareOffsets(broker: KafkajsBroker, groupIds: readonly string[]): Promise<Map<string, DescribeShareGroupOffsetsResponseGroup>> {
+  const version = requireNegotiatedVersion(broker, DESCRIBE_SHARE_GROUP_OFFSETS);
+  const request = { groups: groupIds.map((groupId) => ({ groupId, topics: null })) };
+  const response = await retryWhileCoordinatorLoads(
+    () => sendGenerated(broker, DESCRIBE_SHARE_GROUP_OFFSETS, version, request),
+    (r) => hasLoadingCode(r.groups),
+  );
+  return new Map(response.groups.map((g) => [g.groupId, g]));
+}
+
+/** Each group's share configs by name, or the error text for that group. */
+async function describeGroupConfigs(broker: KafkajsBroker, groupIds: readonly string[]): Promise<Map<string, Record<string, string | null> | string>> {
+  const version = requireNegotiatedVersion(broker, DESCRIBE_CONFIGS);
+  const response = await sendGenerated(broker, DESCRIBE_CONFIGS, version, {
+    resources: groupIds.map((resourceName) => ({ resourceType: GROUP_CONFIG_RESOURCE, resourceName, configurationKeys: null })),
+    includeSynonyms: false,
+    includeDocumentation: false,
+  });
+  const result = new Map<string, Record<string, string | null> | string>();
+  for (const r of response.results) {
+    if (r.errorCode !== 0) {
+      result.set(r.resourceName, groupErrorText(r.errorCode, r.errorMessage));
+      continue;
+    }
+    const all: Record<string, string | null> = {};
+    for (const c of r.configs.filter((entry) => isShareConfig(entry.name)).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      all[c.name] = c.value;
+    }
+    result.set(r.resourceName, all);
+  }
+  return result;
+}

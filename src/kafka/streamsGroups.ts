@@ -1,0 +1,132 @@
+/**
+ * KIP-1071 streams groups: StreamsGroupDescribe (API 89, v0–v1) on the group's coordinator, turned
+ * into the model: state, epochs, the topology's subtopologies with their source, repartition and
+ * changelog topics, and each member (one stream thread) with its process id, client tags and
+ * active/standby/warm-up tasks. For the tree, a member's active tasks become the partitions of its
+ * subtopologies' source topics, the partitions its consumer reads. Committed offsets and lag are the
+ * classic ones (OffsetFetch against the high watermark), as `kafka-streams-groups.sh --offsets` has them.
+ */
+import type { Member, StreamsGroupInfo, StreamsGroupMemberInfo, StreamsSubtopologyInfo, StreamsTaskAssignment, StreamsTasks, TopicPartition } from '../model/types';
+import { compareTopicPartitions } from '../model/types';
+import { StreamsGroupDescribeRequest } from '../protocol/messages/streamsGroupDescribeRequest';
+import {
+  StreamsGroupDescribeResponse,
+  type Assignment,
+  type DescribedGroup,
+  type Member as DescribedMember,
+  type TaskIds,
+} from '../protocol/messages/streamsGroupDescribeResponse';
+import { hasLoadingCode, retryWhileCoordinatorLoads } from './coordinatorRetry';
+import { GROUP_ID_NOT_FOUND, groupErrorText, groupStateOf, sortedUnique, type TypedGroupDescription } from './groupTypes';
+import { requireNegotiatedVersion, sendGenerated, type GeneratedApi } from './groupTypesWire';
+import type { KafkajsBroker } from './kafkajsBridge';
+
+export const STREAMS_GROUP_DESCRIBE: GeneratedApi<
+  ReturnType<typeof StreamsGroupDescribeRequest.defaults>,
+  ReturnType<typeof StreamsGroupDescribeResponse.defaults>
+> = { request: StreamsGroupDescribeRequest, response: StreamsGroupDescribeResponse };
+
+function tasks(list: readonly TaskIds[]): StreamsTasks[] {
+  return list
+    .map((t) => ({ subtopologyId: t.subtopologyId, partitions: [...t.partitions].sort((a, b) => a - b) }))
+    .sort((a, b) => (a.subtopologyId < b.subtopologyId ? -1 : a.subtopologyId > b.subtopologyId ? 1 : 0));
+}
+
+function taskAssignment(a: Assignment): StreamsTaskAssignment {
+  return { active: tasks(a.activeTasks), standby: tasks(a.standbyTasks), warmup: tasks(a.warmupTasks) };
+}
+
+function memberInfo(m: DescribedMember): StreamsGroupMemberInfo {
+  return {
+    memberId: m.memberId,
+    memberEpoch: m.memberEpoch,
+    instanceId: m.instanceId,
+    rackId: m.rackId,
+    clientId: m.clientId,
+    clientHost: m.clientHost,
+    topologyEpoch: m.topologyEpoch,
+    processId: m.processId,
+    userEndpoint: m.userEndpoint ? { host: m.userEndpoint.host, port: m.userEndpoint.port } : null,
+    clientTags: Object.fromEntries(m.clientTags.map((t) => [t.key, t.value])),
+    assignment: taskAssignment(m.assignment),
+    targetAssignment: taskAssignment(m.targetAssignment),
+    isClassic: m.isClassic,
+  };
+}
+
+function subtopologies(group: DescribedGroup): StreamsSubtopologyInfo[] {
+  return (group.topology?.subtopologies ?? []).map((s) => ({
+    subtopologyId: s.subtopologyId,
+    sourceTopics: sortedUnique(s.sourceTopics),
+    repartitionSinkTopics: sortedUnique(s.repartitionSinkTopics),
+    repartitionSourceTopics: sortedUnique(s.repartitionSourceTopics.map((t) => t.name)),
+    stateChangelogTopics: sortedUnique(s.stateChangelogTopics.map((t) => t.name)),
+  }));
+}
+
+/** The model's view of one described streams group (its error code is 0). */
+export function streamsGroupInfo(group: DescribedGroup): StreamsGroupInfo {
+  return {
+    groupEpoch: group.groupEpoch,
+    assignmentEpoch: group.assignmentEpoch,
+    assignorName: group.assignorName ?? null,
+    topology: group.topology ? { epoch: group.topology.epoch, subtopologies: subtopologies(group) } : null,
+    members: group.members.map(memberInfo),
+  };
+}
+
+/**
+ * The partitions a member's tasks read: for each task (subtopology, partition), that partition of
+ * every source topic of the subtopology (its input and repartition topics). Tasks of a subtopology
+ * the topology does not list give nothing.
+ */
+export function taskPartitions(list: readonly StreamsTasks[], topology: readonly StreamsSubtopologyInfo[]): TopicPartition[] {
+  const sources = new Map(topology.map((s) => [s.subtopologyId, sortedUnique([...s.sourceTopics, ...s.repartitionSourceTopics])]));
+  return list.flatMap((t) => (sources.get(t.subtopologyId) ?? []).flatMap((topic) => t.partitions.map((partition) => ({ topic, partition })))).sort(compareTopicPartitions);
+}
+
+/** The members as the tree reads them: active tasks as the partitions they read. */
+export function streamsGroupTreeMembers(info: StreamsGroupInfo): Member[] {
+  const topology = info.topology?.subtopologies ?? [];
+  const subscription = sortedUnique(topology.flatMap((s) => [...s.sourceTopics, ...s.repartitionSourceTopics]));
+  return info.members.map((m) => ({
+    memberId: m.memberId,
+    groupInstanceId: m.instanceId,
+    clientId: m.clientId,
+    clientHost: m.clientHost,
+    subscription,
+    assignment: taskPartitions(m.assignment.active, topology),
+    targetAssignment: taskPartitions(m.targetAssignment.active, topology),
+    memberEpoch: m.memberEpoch,
+    rackId: m.rackId,
+  }));
+}
+
+/** One described group in the load pipeline's terms. */
+export function typedStreamsGroup(group: DescribedGroup): TypedGroupDescription {
+  if (group.errorCode !== 0) {
+    const failed: TypedGroupDescription = { groupId: group.groupId, groupType: 'streams', state: 'Unknown', assignor: '', members: [], error: groupErrorText(group.errorCode, group.errorMessage) };
+    return group.errorCode === GROUP_ID_NOT_FOUND ? { ...failed, notThisType: true } : failed;
+  }
+  const info = streamsGroupInfo(group);
+  return {
+    groupId: group.groupId,
+    groupType: 'streams',
+    state: groupStateOf('streams', group.groupState),
+    assignor: info.assignorName ?? '',
+    groupEpoch: group.groupEpoch,
+    members: streamsGroupTreeMembers(info),
+    streamsGroup: info,
+  };
+}
+
+/** StreamsGroupDescribe of the groups on their coordinator. Throws when the request fails as a whole. */
+export async function describeStreamsGroups(broker: KafkajsBroker, groupIds: readonly string[]): Promise<TypedGroupDescription[]> {
+  if (groupIds.length === 0) {
+    return [];
+  }
+  const version = requireNegotiatedVersion(broker, STREAMS_GROUP_DESCRIBE);
+  const describe = () => sendGenerated(broker, STREAMS_GROUP_DESCRIBE, version, { groupIds: [...groupIds], includeAuthorizedOperations: false });
+  const response = await retryWhileCoordinatorLoads(describe, (r) => hasLoadingCode(r.groups));
+  return response.groups.map(typedStreamsGroup);
+}
