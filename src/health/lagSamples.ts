@@ -1,0 +1,366 @@
+/**
+ * The lag samples the tree takes, kept in memory per group for the evaluation and the trend: for each sample time,
+ * each partition's committed offset, log end offset and (when read) lag in time. Bounded three ways: by age
+ * (`retentionMs`, an hour by default), by count per group (`maxSamples`; a sample closer than `minIntervalMs` to the
+ * previous one replaces it, as Burrow's `min-distance` does, so a 5 s refresh keeps one sample per 30 s), and by
+ * an estimate of the bytes held over all groups (`maxBytes`; past it the groups recorded least recently are dropped
+ * whole).
+ *
+ * One group's samples are one column-major matrix: column 0 the sample times, then two columns per partition
+ * (committed, log end), so a partition's series is a contiguous `subarray` and a group costs a few typed arrays
+ * however many samples it holds. Unknown values are NaN.
+ */
+import type { TopicPartition } from '../model/types';
+
+export interface PartitionSampleInput extends TopicPartition {
+  committedOffset: number | null;
+  logEndOffset: number | null;
+  logStartOffset?: number | null;
+  /** Age of the oldest unconsumed record (lagInTime.ts), when it was read for this sample. */
+  lagInTimeMs?: number | null;
+  /** When the group last committed this partition (the offset commit's timestamp), when the source knows it. */
+  commitTime?: number | null;
+  /** Whether a member owns the partition in the current assignment, when known. */
+  owned?: boolean | null;
+}
+
+export interface LagSampleStoreOptions {
+  /** Samples older than this (relative to the newest time recorded) are dropped. */
+  retentionMs: number;
+  /** Most samples kept per group. */
+  maxSamples: number;
+  /** A sample closer than this to the group's previous sample replaces it. */
+  minIntervalMs: number;
+  /** Estimated bytes over all groups; past it the least recently recorded groups are dropped. */
+  maxBytes: number;
+}
+
+export const DEFAULT_LAG_SAMPLE_STORE_OPTIONS: Readonly<LagSampleStoreOptions> = {
+  retentionMs: 60 * 60 * 1000,
+  maxSamples: 120,
+  minIntervalMs: 30 * 1000,
+  maxBytes: 64 * 1024 * 1024,
+};
+
+/**
+ * One partition's samples, aligned with `GroupSeries.times`. The arrays are views into the store: read them before
+ * the next `record`, do not keep them.
+ */
+export interface PartitionSeries extends TopicPartition {
+  committed: Float64Array;
+  logEnd: Float64Array;
+  /** Null when no sample of this group carried a lag in time. */
+  lagInTimeMs: Float32Array | null;
+  /** Null when no sample of this group carried a commit time. */
+  commitTimes: Float64Array | null;
+  /** From the newest sample that had the partition. */
+  logStartOffset: number | null;
+  owned: boolean | null;
+}
+
+export interface GroupSeries {
+  times: Float64Array;
+  partitions: PartitionSeries[];
+}
+
+/** Bytes a group costs besides its typed arrays' contents (objects, maps, array headers), measured by bench/health.ts. */
+const GROUP_OVERHEAD_BYTES = 600;
+const PARTITION_OVERHEAD_BYTES = 160;
+const INITIAL_CAPACITY = 4;
+
+interface PartitionSlot extends TopicPartition {
+  /** Index among the group's partitions: its columns are 1 + 2 * column and 2 + 2 * column. */
+  column: number;
+  logStartOffset: number | null;
+  owned: boolean | null;
+}
+
+function partitionKey(topic: string, partition: number): string {
+  return `${partition}:${topic}`;
+}
+
+/** One group's samples: a matrix of `capacity` rows, rows [head, tail) in use, oldest first. */
+class GroupSamples {
+  private capacity = INITIAL_CAPACITY;
+  private head = 0;
+  private tail = 0;
+  private readonly slots = new Map<string, PartitionSlot>();
+  private offsets = new Float64Array(INITIAL_CAPACITY);
+  private lagInTime: Float32Array | null = null;
+  private commitTimes: Float64Array | null = null;
+
+  get size(): number {
+    return this.tail - this.head;
+  }
+
+  get newestTime(): number {
+    return this.size === 0 ? Number.NEGATIVE_INFINITY : this.offsets[this.tail - 1];
+  }
+
+  get bytes(): number {
+    return GROUP_OVERHEAD_BYTES + this.slots.size * PARTITION_OVERHEAD_BYTES + this.offsets.byteLength
+      + (this.lagInTime?.byteLength ?? 0) + (this.commitTimes?.byteLength ?? 0);
+  }
+
+  /** Adds (or, within `minIntervalMs` of the previous sample, replaces) a row. False when `time` is older than the newest row. */
+  record(time: number, inputs: readonly PartitionSampleInput[], options: LagSampleStoreOptions): boolean {
+    if (this.size > 0 && time < this.newestTime) {
+      return false;
+    }
+    for (const input of inputs) {
+      this.slotFor(input);
+    }
+    if (inputs.some((input) => input.lagInTimeMs != null) && this.lagInTime === null) {
+      this.lagInTime = new Float32Array(this.capacity * this.slots.size).fill(Number.NaN);
+    }
+    if (inputs.some((input) => input.commitTime != null) && this.commitTimes === null) {
+      this.commitTimes = new Float64Array(this.capacity * this.slots.size).fill(Number.NaN);
+    }
+    const replace = this.size > 0 && time - this.newestTime < options.minIntervalMs;
+    const row = replace ? this.tail - 1 : this.claimRow(time, inputs, options);
+    this.writeRow(row, time, inputs);
+    return true;
+  }
+
+  /** Drops the rows older than `cutoff`; true when the group is left empty. */
+  prune(cutoff: number): boolean {
+    while (this.head < this.tail && this.offsets[this.head] < cutoff) {
+      this.head++;
+    }
+    if (this.head === this.tail) {
+      this.head = this.tail = 0;
+    }
+    return this.size === 0;
+  }
+
+  series(): GroupSeries {
+    const c = this.capacity;
+    const view = <T extends Float64Array | Float32Array>(array: T, column: number): T =>
+      array.subarray(column * c + this.head, column * c + this.tail) as T;
+    const partitions = [...this.slots.values()].map((slot): PartitionSeries => ({
+      topic: slot.topic,
+      partition: slot.partition,
+      committed: view(this.offsets, 1 + 2 * slot.column),
+      logEnd: view(this.offsets, 2 + 2 * slot.column),
+      lagInTimeMs: this.lagInTime === null ? null : view(this.lagInTime, slot.column),
+      commitTimes: this.commitTimes === null ? null : view(this.commitTimes, slot.column),
+      logStartOffset: slot.logStartOffset,
+      owned: slot.owned,
+    }));
+    return { times: view(this.offsets, 0), partitions };
+  }
+
+  private slotFor(input: TopicPartition): PartitionSlot {
+    const key = partitionKey(input.topic, input.partition);
+    let slot = this.slots.get(key);
+    if (slot === undefined) {
+      slot = { topic: input.topic, partition: input.partition, column: this.slots.size, logStartOffset: null, owned: null };
+      this.slots.set(key, slot);
+      this.reshape(this.capacity, [...this.slots.values()]);
+    }
+    return slot;
+  }
+
+  /** A free row at the end: prunes by age, then compacts, grows, or drops the oldest row. */
+  private claimRow(time: number, inputs: readonly PartitionSampleInput[], options: LagSampleStoreOptions): number {
+    this.prune(time - options.retentionMs);
+    if (this.tail === this.capacity) {
+      if (this.head === 0 && this.capacity < options.maxSamples) {
+        this.reshape(Math.min(options.maxSamples, this.capacity * 2), [...this.slots.values()]);
+      } else {
+        this.head = Math.max(this.head, this.size + 1 - Math.min(options.maxSamples, this.capacity));
+        const incoming = new Set(inputs.map((input) => partitionKey(input.topic, input.partition)));
+        this.reshape(this.capacity, this.liveSlots(incoming));
+      }
+    }
+    return this.tail++;
+  }
+
+  private writeRow(row: number, time: number, inputs: readonly PartitionSampleInput[]): void {
+    const c = this.capacity;
+    this.offsets[row] = time;
+    for (let column = 0; column < this.slots.size; column++) {
+      this.offsets[(1 + 2 * column) * c + row] = Number.NaN;
+      this.offsets[(2 + 2 * column) * c + row] = Number.NaN;
+      if (this.lagInTime !== null) {
+        this.lagInTime[column * c + row] = Number.NaN;
+      }
+      if (this.commitTimes !== null) {
+        this.commitTimes[column * c + row] = Number.NaN;
+      }
+    }
+    for (const input of inputs) {
+      const slot = this.slotFor(input);
+      this.offsets[(1 + 2 * slot.column) * c + row] = input.committedOffset ?? Number.NaN;
+      this.offsets[(2 + 2 * slot.column) * c + row] = input.logEndOffset ?? Number.NaN;
+      if (this.lagInTime !== null) {
+        this.lagInTime[slot.column * c + row] = input.lagInTimeMs ?? Number.NaN;
+      }
+      if (this.commitTimes !== null) {
+        this.commitTimes[slot.column * c + row] = input.commitTime ?? Number.NaN;
+      }
+      slot.logStartOffset = input.logStartOffset ?? null;
+      slot.owned = input.owned ?? null;
+    }
+  }
+
+  /** The partitions in `incoming`, or with a known committed or log end offset in some live row. */
+  private liveSlots(incoming: ReadonlySet<string>): PartitionSlot[] {
+    const c = this.capacity;
+    return [...this.slots.values()].filter((slot) => {
+      if (incoming.has(partitionKey(slot.topic, slot.partition))) {
+        return true;
+      }
+      for (let row = this.head; row < this.tail; row++) {
+        if (!Number.isNaN(this.offsets[(1 + 2 * slot.column) * c + row]) || !Number.isNaN(this.offsets[(2 + 2 * slot.column) * c + row])) {
+          return true;
+        }
+      }
+      return false;
+    });
+  }
+
+  /** Copies the live rows to the top of new arrays of `capacity` rows, keeping only `kept` partitions. */
+  private reshape(capacity: number, kept: PartitionSlot[]): void {
+    const oldCapacity = this.capacity;
+    const rows = this.tail - this.head;
+    const move = <T extends Float64Array | Float32Array>(from: T, columns: number, make: (n: number) => T, mapColumn: (column: number) => number | undefined): T => {
+      const to = make(capacity * columns);
+      to.fill(Number.NaN);
+      for (let column = 0; column < columns; column++) {
+        const source = mapColumn(column);
+        if (source !== undefined) {
+          to.set(from.subarray(source * oldCapacity + this.head, source * oldCapacity + this.tail), column * capacity);
+        }
+      }
+      return to;
+    };
+    const previous = kept.map((slot) => slot.column);
+    const existing = (column: number | undefined, limit: number): number | undefined =>
+      column !== undefined && column < limit ? column : undefined;
+    const oldPartitions = (this.offsets.length / oldCapacity - 1) / 2;
+    this.offsets = move(this.offsets, 1 + 2 * kept.length, (n) => new Float64Array(n), (column) => {
+      if (column === 0) {
+        return 0;
+      }
+      const source = existing(previous[(column - 1) >> 1], oldPartitions);
+      return source === undefined ? undefined : 1 + 2 * source + ((column - 1) & 1);
+    });
+    const oldSideColumns = (array: Float32Array | Float64Array | null): number => (array === null ? 0 : array.length / oldCapacity);
+    if (this.lagInTime !== null) {
+      const limit = oldSideColumns(this.lagInTime);
+      this.lagInTime = move(this.lagInTime, kept.length, (n) => new Float32Array(n), (column) => existing(previous[column], limit));
+    }
+    if (this.commitTimes !== null) {
+      const limit = oldSideColumns(this.commitTimes);
+      this.commitTimes = move(this.commitTimes, kept.length, (n) => new Float64Array(n), (column) => existing(previous[column], limit));
+    }
+    this.slots.clear();
+    kept.forEach((slot, column) => {
+      slot.column = column;
+      this.slots.set(partitionKey(slot.topic, slot.partition), slot);
+    });
+    this.capacity = capacity;
+    this.head = 0;
+    this.tail = rows;
+  }
+}
+
+/** The store key of one group of one cluster. */
+export function groupKey(clusterId: string, groupId: string): string {
+  return `${clusterId}\u0000${groupId}`;
+}
+
+export class LagSampleStore {
+  readonly options: Readonly<LagSampleStoreOptions>;
+  /** In order of last `record`, oldest first: the eviction order. */
+  private readonly groups = new Map<string, GroupSamples>();
+  private bytesHeld = 0;
+
+  constructor(options: Partial<LagSampleStoreOptions> = {}) {
+    this.options = { ...DEFAULT_LAG_SAMPLE_STORE_OPTIONS, ...options };
+    for (const [name, value] of Object.entries(this.options)) {
+      if (!Number.isFinite(value) || value < 0 || (name === 'maxSamples' && (!Number.isInteger(value) || value < 2))) {
+        throw new RangeError(`LagSampleStore: ${name} must be ${name === 'maxSamples' ? 'an integer of at least 2' : 'a finite number ≥ 0'}, not ${value}`);
+      }
+    }
+  }
+
+  /** Groups held. */
+  get size(): number {
+    return this.groups.size;
+  }
+
+  /** The estimate `maxBytes` bounds. */
+  get bytes(): number {
+    return this.bytesHeld;
+  }
+
+  /**
+   * Records one sample of a group's partitions taken at `time` (epoch ms). A partition missing from `partitions` is
+   * unknown (NaN) in this sample. Returns false, keeping nothing, when `time` is older than the group's newest sample.
+   */
+  record(key: string, time: number, partitions: readonly PartitionSampleInput[]): boolean {
+    if (!Number.isFinite(time)) {
+      throw new RangeError(`LagSampleStore.record: time must be a finite number of milliseconds, not ${time}`);
+    }
+    const samples = this.groups.get(key) ?? new GroupSamples();
+    const before = this.groups.has(key) ? samples.bytes : 0;
+    const recorded = samples.record(time, partitions, this.options);
+    this.groups.delete(key);
+    this.groups.set(key, samples);
+    this.bytesHeld += samples.bytes - before;
+    this.evictOverBudget(key);
+    return recorded;
+  }
+
+  /** The group's samples, oldest first; undefined when none are held. */
+  series(key: string): GroupSeries | undefined {
+    const samples = this.groups.get(key);
+    return samples === undefined || samples.size === 0 ? undefined : samples.series();
+  }
+
+  /** Number of samples held for the group. */
+  sampleCount(key: string): number {
+    return this.groups.get(key)?.size ?? 0;
+  }
+
+  has(key: string): boolean {
+    return this.groups.has(key);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.groups.keys();
+  }
+
+  forget(key: string): void {
+    const samples = this.groups.get(key);
+    if (samples !== undefined) {
+      this.bytesHeld -= samples.bytes;
+      this.groups.delete(key);
+    }
+  }
+
+  /** Drops every sample older than `now - retentionMs`, and the groups left with none (a group that vanished). */
+  sweep(now: number): void {
+    for (const [key, samples] of this.groups) {
+      const before = samples.bytes;
+      if (samples.prune(now - this.options.retentionMs)) {
+        this.forget(key);
+      } else {
+        this.bytesHeld += samples.bytes - before;
+      }
+    }
+  }
+
+  private evictOverBudget(keep: string): void {
+    for (const key of this.groups.keys()) {
+      if (this.bytesHeld <= this.options.maxBytes) {
+        return;
+      }
+      if (key !== keep) {
+        this.forget(key);
+      }
+    }
+  }
+}

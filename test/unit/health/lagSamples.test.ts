@@ -1,0 +1,124 @@
+import * as assert from 'assert';
+import { evaluateGroup } from '../../../src/health/lagEvaluation';
+import { groupKey, LagSampleStore, type GroupSeries, type PartitionSampleInput } from '../../../src/health/lagSamples';
+
+const SECOND = 1000;
+const T0 = 1_700_000_000_000;
+
+function sample(partition: number, committedOffset: number | null, logEndOffset: number | null, extra: Partial<PartitionSampleInput> = {}): PartitionSampleInput {
+  return { topic: 'orders', partition, committedOffset, logEndOffset, ...extra };
+}
+
+/** The series as plain numbers (NaN as null) for deepStrictEqual. */
+function plain(series: GroupSeries | undefined): unknown {
+  if (series === undefined) {
+    return undefined;
+  }
+  const list = (a: ArrayLike<number> | null): Array<number | null> | null => (a === null ? null : Array.from(a, (v) => (Number.isNaN(v) ? null : v)));
+  return {
+    times: list(series.times)?.map((t) => (t === null ? null : (t - T0) / SECOND)),
+    partitions: series.partitions.map((p) => ({ p: p.partition, committed: list(p.committed), logEnd: list(p.logEnd) })),
+  };
+}
+
+describe('LagSampleStore', () => {
+  it('keeps samples per group, aligned by time, unknown partitions as NaN', () => {
+    const store = new LagSampleStore();
+    const key = groupKey('local', 'payments');
+    store.record(key, T0, [sample(0, 5, 10), sample(1, 7, 9)]);
+    store.record(key, T0 + 30 * SECOND, [sample(0, 6, 12)]);
+    store.record(key, T0 + 60 * SECOND, [sample(0, 8, 14), sample(2, null, 3)]);
+    assert.deepStrictEqual(plain(store.series(key)), {
+      times: [0, 30, 60],
+      partitions: [
+        { p: 0, committed: [5, 6, 8], logEnd: [10, 12, 14] },
+        { p: 1, committed: [7, null, null], logEnd: [9, null, null] },
+        { p: 2, committed: [null, null, null], logEnd: [null, null, 3] },
+      ],
+    });
+    assert.strictEqual(store.series(groupKey('other', 'payments')), undefined);
+  });
+
+  it('replaces the newest sample when the next comes within minIntervalMs, and refuses older times', () => {
+    const store = new LagSampleStore({ minIntervalMs: 30 * SECOND });
+    store.record('g', T0, [sample(0, 1, 2)]);
+    store.record('g', T0 + 5 * SECOND, [sample(0, 3, 4)]);
+    assert.strictEqual(store.record('g', T0 + 4 * SECOND, [sample(0, 9, 9)]), false);
+    assert.deepStrictEqual(plain(store.series('g')), { times: [5], partitions: [{ p: 0, committed: [3], logEnd: [4] }] });
+  });
+
+  it('drops samples older than the retention, and the group when nothing is left', () => {
+    const store = new LagSampleStore({ retentionMs: 60 * SECOND, minIntervalMs: 0 });
+    for (let s = 0; s <= 100; s += 20) {
+      store.record('g', T0 + s * SECOND, [sample(0, s, s + 1)]);
+    }
+    assert.deepStrictEqual((plain(store.series('g')) as { times: number[] }).times, [40, 60, 80, 100]);
+    store.record('h', T0 + 100 * SECOND, [sample(0, 1, 1)]);
+    store.sweep(T0 + 170 * SECOND);
+    assert.deepStrictEqual([...store.keys()], []);
+    assert.strictEqual(store.bytes, 0);
+  });
+
+  it('keeps at most maxSamples, growing its arrays up to that and then dropping the oldest', () => {
+    const store = new LagSampleStore({ maxSamples: 10, minIntervalMs: 0 });
+    for (let i = 0; i < 25; i++) {
+      store.record('g', T0 + i * SECOND, [sample(0, i, 100 + i), sample(1, 2 * i, 200)]);
+    }
+    const series = plain(store.series('g')) as { times: number[]; partitions: Array<{ committed: number[]; logEnd: number[] }> };
+    assert.deepStrictEqual(series.times, [15, 16, 17, 18, 19, 20, 21, 22, 23, 24]);
+    assert.deepStrictEqual(series.partitions[0].committed, [15, 16, 17, 18, 19, 20, 21, 22, 23, 24]);
+    assert.deepStrictEqual(series.partitions[1].committed, [30, 32, 34, 36, 38, 40, 42, 44, 46, 48]);
+    assert.deepStrictEqual(series.partitions[1].logEnd, Array(10).fill(200));
+    assert.strictEqual(store.sampleCount('g'), 10);
+  });
+
+  it('forgets a partition once no kept sample has it', () => {
+    const store = new LagSampleStore({ maxSamples: 4, minIntervalMs: 0 });
+    store.record('g', T0, [sample(0, 1, 1), sample(1, 1, 1)]);
+    for (let i = 1; i <= 5; i++) {
+      store.record('g', T0 + i * SECOND, [sample(0, 1 + i, 9)]);
+    }
+    assert.deepStrictEqual(store.series('g')?.partitions.map((p) => p.partition), [0]);
+    assert.deepStrictEqual(Array.from(store.series('g')?.partitions[0].committed ?? []), [3, 4, 5, 6]);
+  });
+
+  it('keeps lag in time, commit times, log start and ownership only once given', () => {
+    const store = new LagSampleStore({ minIntervalMs: 0 });
+    store.record('g', T0, [sample(0, 1, 5)]);
+    assert.strictEqual(store.series('g')?.partitions[0].lagInTimeMs, null);
+    store.record('g', T0 + SECOND, [sample(0, 2, 6, { lagInTimeMs: 1500, commitTime: T0 + 500, logStartOffset: 1, owned: true })]);
+    const p = store.series('g')?.partitions[0];
+    assert.deepStrictEqual(Array.from(p?.lagInTimeMs ?? []), [Number.NaN, 1500]);
+    assert.deepStrictEqual(Array.from(p?.commitTimes ?? []), [Number.NaN, T0 + 500]);
+    assert.deepStrictEqual([p?.logStartOffset, p?.owned], [1, true]);
+  });
+
+  it('drops the least recently recorded groups past maxBytes', () => {
+    const store = new LagSampleStore({ maxBytes: 4000, minIntervalMs: 0 });
+    for (let g = 0; g < 10; g++) {
+      store.record(`g${g}`, T0, [sample(0, 1, 2), sample(1, 1, 2)]);
+    }
+    assert.ok(store.bytes <= 4000, `${store.bytes}`);
+    assert.ok(store.size < 10 && store.size > 0);
+    assert.ok(store.has('g9'));
+    assert.ok(!store.has('g0'));
+    store.forget('g9');
+    assert.ok(!store.has('g9'));
+  });
+
+  it('refuses bad options and times with a clear error', () => {
+    assert.throws(() => new LagSampleStore({ maxSamples: 1 }), /maxSamples must be an integer of at least 2/);
+    assert.throws(() => new LagSampleStore({ retentionMs: Number.NaN }), /retentionMs must be a finite number/);
+    assert.throws(() => new LagSampleStore().record('g', Number.NaN, []), /time must be a finite number/);
+  });
+
+  it('feeds the evaluation directly', () => {
+    const store = new LagSampleStore({ minIntervalMs: 0 });
+    for (let i = 0; i < 4; i++) {
+      store.record('g', T0 + i * 60 * SECOND, [sample(0, 5, 10 + i), sample(1, 10 * i, 10 * i + 3)]);
+    }
+    const health = evaluateGroup(store.series('g'), T0 + 3 * 60 * SECOND);
+    assert.strictEqual(health.status, 'STALLED');
+    assert.ok(health.reason.startsWith('orders-0:'), health.reason);
+  });
+});
