@@ -1,10 +1,12 @@
 /**
  * The lag samples the tree takes, kept in memory per group for the evaluation and the trend: for each sample time,
  * each partition's committed offset, log end offset and (when read) lag in time. Bounded three ways: by age
- * (`retentionMs`, an hour by default), by count per group (`maxSamples`; a sample closer than `minIntervalMs` to the
- * previous one replaces it, as Burrow's `min-distance` does, so a 5 s refresh keeps one sample per 30 s), and by
- * an estimate of the bytes held over all groups (`maxBytes`; past it the groups recorded least recently are dropped
- * whole).
+ * (`retentionMs`, an hour by default), by count per group (`maxSamples`; rows are kept `minIntervalMs` apart, as
+ * Burrow's `min-distance` does, so a 5 s refresh keeps about one row per 30 s plus the newest sample), and by
+ * an estimate of the bytes held over all groups (`maxBytes`). Under that budget each group may fill an equal share
+ * of 80% of it: a group past its share is thinned (every other sample of its older half goes) rather than cut, so
+ * with 20,000 groups each still covers the hour, with fewer samples; the groups recorded least recently are dropped
+ * whole only when even the smallest arrays do not fit.
  *
  * One group's samples are one column-major matrix: column 0 the sample times, then two columns per partition
  * (committed, log end), so a partition's series is a contiguous `subarray` and a group costs a few typed arrays
@@ -29,9 +31,9 @@ export interface LagSampleStoreOptions {
   retentionMs: number;
   /** Most samples kept per group. */
   maxSamples: number;
-  /** A sample closer than this to the group's previous sample replaces it. */
+  /** Rows are kept this far apart: a sample closer than this to the row before the newest replaces the newest. */
   minIntervalMs: number;
-  /** Estimated bytes over all groups; past it the least recently recorded groups are dropped. */
+  /** Estimated bytes over all groups: groups share 80% of it; past all of it the least recently recorded groups are dropped. */
   maxBytes: number;
 }
 
@@ -66,7 +68,11 @@ export interface GroupSeries {
 /** Bytes a group costs besides its typed arrays' contents (objects, maps, array headers), measured by bench/health.ts. */
 const GROUP_OVERHEAD_BYTES = 600;
 const PARTITION_OVERHEAD_BYTES = 160;
+/** The part of `maxBytes` the groups' shares add up to. */
+const BUDGET_SHARE = 0.8;
 const INITIAL_CAPACITY = 4;
+/** The fewest rows a group is shrunk to; thinning needs 4 to remove one. */
+const MIN_ROWS = 4;
 
 interface PartitionSlot extends TopicPartition {
   /** Index among the group's partitions: its columns are 1 + 2 * column and 2 + 2 * column. */
@@ -88,6 +94,8 @@ class GroupSamples {
   private offsets = new Float64Array(INITIAL_CAPACITY);
   private lagInTime: Float32Array | null = null;
   private commitTimes: Float64Array | null = null;
+  /** The slots of the previous `record`'s inputs, in their order: refreshes list partitions the same way each time. */
+  private lastOrder: PartitionSlot[] = [];
 
   get size(): number {
     return this.tail - this.head;
@@ -102,23 +110,23 @@ class GroupSamples {
       + (this.lagInTime?.byteLength ?? 0) + (this.commitTimes?.byteLength ?? 0);
   }
 
-  /** Adds (or, within `minIntervalMs` of the previous sample, replaces) a row. False when `time` is older than the newest row. */
-  record(time: number, inputs: readonly PartitionSampleInput[], options: LagSampleStoreOptions): boolean {
+  /** Adds a row, or replaces the newest when `time` is within `minIntervalMs` of the row before it. False when `time` is older than the newest row. */
+  record(time: number, inputs: readonly PartitionSampleInput[], options: LagSampleStoreOptions, shareBytes: number): boolean {
     if (this.size > 0 && time < this.newestTime) {
       return false;
     }
-    for (const input of inputs) {
-      this.slotFor(input);
-    }
+    const slots = this.resolveSlots(inputs);
     if (inputs.some((input) => input.lagInTimeMs != null) && this.lagInTime === null) {
       this.lagInTime = new Float32Array(this.capacity * this.slots.size).fill(Number.NaN);
     }
     if (inputs.some((input) => input.commitTime != null) && this.commitTimes === null) {
       this.commitTimes = new Float64Array(this.capacity * this.slots.size).fill(Number.NaN);
     }
-    const replace = this.size > 0 && time - this.newestTime < options.minIntervalMs;
-    const row = replace ? this.tail - 1 : this.claimRow(time, inputs, options);
-    this.writeRow(row, time, inputs);
+    // The newest row always holds the newest sample; the one before it is where spacing is kept: a sample within
+    // minIntervalMs of that one replaces the newest row. (Burrow instead keeps the replaced row's old time.)
+    const replace = this.size >= 2 && time - this.offsets[this.tail - 2] < options.minIntervalMs;
+    const row = replace ? this.tail - 1 : this.claimRow(time, inputs, options, shareBytes);
+    this.writeRow(row, time, inputs, slots);
     return true;
   }
 
@@ -150,6 +158,17 @@ class GroupSamples {
     return { times: view(this.offsets, 0), partitions };
   }
 
+  /** Each input's slot, added when new; the previous call's order is tried first, sparing the map. */
+  private resolveSlots(inputs: readonly PartitionSampleInput[]): PartitionSlot[] {
+    const slots = inputs.map((input, i) => {
+      const candidate = this.lastOrder[i];
+      return candidate !== undefined && candidate.column >= 0 && candidate.partition === input.partition && candidate.topic === input.topic
+        ? candidate : this.slotFor(input);
+    });
+    this.lastOrder = slots;
+    return slots;
+  }
+
   private slotFor(input: TopicPartition): PartitionSlot {
     const key = partitionKey(input.topic, input.partition);
     let slot = this.slots.get(key);
@@ -161,22 +180,63 @@ class GroupSamples {
     return slot;
   }
 
-  /** A free row at the end: prunes by age, then compacts, grows, or drops the oldest row. */
-  private claimRow(time: number, inputs: readonly PartitionSampleInput[], options: LagSampleStoreOptions): number {
+  /**
+   * A free row at the end. Prunes by age; then, when the arrays are full or larger than the group's share of the
+   * budget allows (`shareBytes`), makes room: at `maxSamples` rows by dropping the oldest row (the retention at
+   * full resolution), below it by thinning (every other row of the older half goes, so the hour stays covered with
+   * the recent samples dense); and resizes the arrays, growing by doubling up to what the share allows.
+   */
+  private claimRow(time: number, inputs: readonly PartitionSampleInput[], options: LagSampleStoreOptions, shareBytes: number): number {
     this.prune(time - options.retentionMs);
-    if (this.tail === this.capacity) {
-      if (this.head === 0 && this.capacity < options.maxSamples) {
-        this.reshape(Math.min(options.maxSamples, this.capacity * 2), [...this.slots.values()]);
-      } else {
-        this.head = Math.max(this.head, this.size + 1 - Math.min(options.maxSamples, this.capacity));
-        const incoming = new Set(inputs.map((input) => partitionKey(input.topic, input.partition)));
-        this.reshape(this.capacity, this.liveSlots(incoming));
+    const limit = this.rowLimit(options, shareBytes);
+    if (this.tail === this.capacity || this.capacity > limit) {
+      const capacity = this.tail === this.capacity && this.capacity < limit ? Math.min(limit, this.capacity * 2) : Math.min(this.capacity, limit);
+      while (this.size >= capacity) {
+        if (capacity >= options.maxSamples) {
+          this.head += this.size + 1 - capacity;
+        } else {
+          this.thin();
+        }
       }
+      const incoming = new Set(inputs.map((input) => partitionKey(input.topic, input.partition)));
+      this.reshape(capacity, this.liveSlots(incoming));
     }
     return this.tail++;
   }
 
-  private writeRow(row: number, time: number, inputs: readonly PartitionSampleInput[]): void {
+  /** Rows this group may hold: what fits its share of the budget, at least MIN_ROWS, at most maxSamples. */
+  private rowLimit(options: LagSampleStoreOptions, shareBytes: number): number {
+    const partitions = this.slots.size;
+    const rowBytes = 8 * (1 + 2 * partitions) + (this.lagInTime === null ? 0 : 4 * partitions) + (this.commitTimes === null ? 0 : 8 * partitions);
+    const fixed = GROUP_OVERHEAD_BYTES + partitions * PARTITION_OVERHEAD_BYTES;
+    return Math.max(MIN_ROWS, Math.min(options.maxSamples, Math.floor((shareBytes - fixed) / rowBytes)));
+  }
+
+  /** Drops every other row of the older half of the rows, in place (at least one row when there are 4 or more). */
+  private thin(): void {
+    const c = this.capacity;
+    const older = (this.tail - this.head) >> 1;
+    const kept: number[] = [];
+    for (let row = this.head; row < this.tail; row++) {
+      if (row - this.head >= older || (row - this.head) % 2 === 0) {
+        kept.push(row);
+      }
+    }
+    const compact = (array: Float64Array | Float32Array | null): void => {
+      for (let column = 0; array !== null && column < array.length / c; column++) {
+        // kept[k] >= head + k and ascending, so copying forward never overwrites a row still to be read.
+        kept.forEach((row, k) => {
+          array[column * c + this.head + k] = array[column * c + row];
+        });
+      }
+    };
+    compact(this.offsets);
+    compact(this.lagInTime);
+    compact(this.commitTimes);
+    this.tail = this.head + kept.length;
+  }
+
+  private writeRow(row: number, time: number, inputs: readonly PartitionSampleInput[], slots: readonly PartitionSlot[]): void {
     const c = this.capacity;
     this.offsets[row] = time;
     for (let column = 0; column < this.slots.size; column++) {
@@ -189,8 +249,8 @@ class GroupSamples {
         this.commitTimes[column * c + row] = Number.NaN;
       }
     }
-    for (const input of inputs) {
-      const slot = this.slotFor(input);
+    inputs.forEach((input, i) => {
+      const slot = slots[i];
       this.offsets[(1 + 2 * slot.column) * c + row] = input.committedOffset ?? Number.NaN;
       this.offsets[(2 + 2 * slot.column) * c + row] = input.logEndOffset ?? Number.NaN;
       if (this.lagInTime !== null) {
@@ -201,7 +261,7 @@ class GroupSamples {
       }
       slot.logStartOffset = input.logStartOffset ?? null;
       slot.owned = input.owned ?? null;
-    }
+    });
   }
 
   /** The partitions in `incoming`, or with a known committed or log end offset in some live row. */
@@ -255,6 +315,9 @@ class GroupSamples {
       const limit = oldSideColumns(this.commitTimes);
       this.commitTimes = move(this.commitTimes, kept.length, (n) => new Float64Array(n), (column) => existing(previous[column], limit));
     }
+    for (const slot of this.slots.values()) {
+      slot.column = -1;
+    }
     this.slots.clear();
     kept.forEach((slot, column) => {
       slot.column = column;
@@ -306,7 +369,10 @@ export class LagSampleStore {
     }
     const samples = this.groups.get(key) ?? new GroupSamples();
     const before = this.groups.has(key) ? samples.bytes : 0;
-    const recorded = samples.record(time, partitions, this.options);
+    // Each group may fill an equal share of 80% of the budget; the rest is headroom while groups shrink to a
+    // smaller share (on their next sample) after others arrive, so eviction is the last resort.
+    const groups = this.groups.size + (this.groups.has(key) ? 0 : 1);
+    const recorded = samples.record(time, partitions, this.options, (BUDGET_SHARE * this.options.maxBytes) / groups);
     this.groups.delete(key);
     this.groups.set(key, samples);
     this.bytesHeld += samples.bytes - before;

@@ -39,12 +39,15 @@ describe('LagSampleStore', () => {
     assert.strictEqual(store.series(groupKey('other', 'payments')), undefined);
   });
 
-  it('replaces the newest sample when the next comes within minIntervalMs, and refuses older times', () => {
+  it('replaces the newest sample when it is within minIntervalMs of the row before, and refuses older times', () => {
     const store = new LagSampleStore({ minIntervalMs: 30 * SECOND });
     store.record('g', T0, [sample(0, 1, 2)]);
     store.record('g', T0 + 5 * SECOND, [sample(0, 3, 4)]);
-    assert.strictEqual(store.record('g', T0 + 4 * SECOND, [sample(0, 9, 9)]), false);
-    assert.deepStrictEqual(plain(store.series('g')), { times: [5], partitions: [{ p: 0, committed: [3], logEnd: [4] }] });
+    store.record('g', T0 + 10 * SECOND, [sample(0, 5, 6)]);
+    assert.strictEqual(store.record('g', T0 + 9 * SECOND, [sample(0, 9, 9)]), false);
+    assert.deepStrictEqual(plain(store.series('g')), { times: [0, 10], partitions: [{ p: 0, committed: [1, 5], logEnd: [2, 6] }] });
+    store.record('g', T0 + 30 * SECOND, [sample(0, 7, 8)]);
+    assert.deepStrictEqual((plain(store.series('g')) as { times: number[] }).times, [0, 10, 30]);
   });
 
   it('drops samples older than the retention, and the group when nothing is left', () => {
@@ -120,5 +123,56 @@ describe('LagSampleStore', () => {
     const health = evaluateGroup(store.series('g'), T0 + 3 * 60 * SECOND);
     assert.strictEqual(health.status, 'STALLED');
     assert.ok(health.reason.startsWith('orders-0:'), health.reason);
+  });
+});
+
+describe('LagSampleStore under a fast refresh and a tight budget', () => {
+  it('a 5 s refresh keeps rows at least minIntervalMs apart, with the newest always current', () => {
+    const store = new LagSampleStore({ minIntervalMs: 30 * SECOND });
+    for (let s = 0; s <= 120; s += 5) {
+      store.record('g', T0 + s * SECOND, [sample(0, s, s + 10)]);
+    }
+    const times = Array.from(store.series('g')?.times ?? [], (t) => (t - T0) / SECOND);
+    assert.strictEqual(times[times.length - 1], 120);
+    assert.deepStrictEqual(Array.from(store.series('g')?.partitions[0].committed ?? []).slice(-1), [120]);
+    for (let i = 1; i < times.length - 1; i++) {
+      assert.ok(times[i] - times[i - 1] >= 25, `rows ${times[i - 1]} and ${times[i]} are too close: ${times.join(', ')}`);
+    }
+    assert.ok(times.length >= 4, times.join(', '));
+  });
+
+  it('round-robin refreshes of more groups than the budget holds at full size thin them instead of dropping any', () => {
+    const store = new LagSampleStore({ minIntervalMs: 0, maxSamples: 64, maxBytes: 200 * 1024 });
+    const groups = 100;
+    for (let s = 0; s < 120; s++) {
+      for (let g = 0; g < groups; g++) {
+        store.record(`g${g}`, T0 + s * 30 * SECOND, [sample(0, s, s + 5), sample(1, s, s + 5)]);
+      }
+    }
+    assert.strictEqual(store.size, groups);
+    assert.ok(store.bytes <= 200 * 1024, `${store.bytes}`);
+    for (let g = 0; g < groups; g++) {
+      const times = Array.from(store.series(`g${g}`)?.times ?? [], (t) => (t - T0) / (30 * SECOND));
+      assert.ok(times.length >= 8, `g${g} keeps ${times.length}`);
+      assert.strictEqual(times[times.length - 1], 119, 'the newest sample is kept');
+      assert.ok(times[0] <= 60, `g${g} still reaches back (oldest sample ${times[0]})`);
+    }
+  });
+
+  it('shrinks the groups already held when more groups arrive', () => {
+    const store = new LagSampleStore({ minIntervalMs: 0, maxSamples: 120, maxBytes: 64 * 1024 });
+    for (let s = 0; s < 100; s++) {
+      store.record('old', T0 + s * SECOND, [sample(0, s, s)]);
+    }
+    const before = store.sampleCount('old');
+    for (let g = 0; g < 20; g++) {
+      for (let s = 100; s < 110; s++) {
+        store.record(`new${g}`, T0 + s * SECOND, [sample(0, s, s)]);
+      }
+    }
+    store.record('old', T0 + 200 * SECOND, [sample(0, 200, 200)]);
+    assert.ok(store.sampleCount('old') < before, `${store.sampleCount('old')} < ${before}`);
+    assert.ok(store.has('old') && store.size === 21);
+    assert.ok(store.bytes <= 64 * 1024);
   });
 });
