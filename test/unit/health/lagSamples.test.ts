@@ -75,6 +75,14 @@ describe('LagSampleStore', () => {
     assert.strictEqual(store.sampleCount('g'), 10);
   });
 
+  it('holds no more than a maxSamples below the initial array size', () => {
+    const store = new LagSampleStore({ maxSamples: 2, minIntervalMs: 0 });
+    for (let i = 0; i < 5; i++) {
+      store.record('g', T0 + i * SECOND, [sample(0, i, 9)]);
+    }
+    assert.deepStrictEqual(Array.from(store.series('g')?.partitions[0].committed ?? []), [3, 4]);
+  });
+
   it('forgets a partition once no kept sample has it', () => {
     const store = new LagSampleStore({ maxSamples: 4, minIntervalMs: 0 });
     store.record('g', T0, [sample(0, 1, 1), sample(1, 1, 1)]);
