@@ -155,14 +155,43 @@ function isGlob(pattern: string): boolean {
   return pattern.includes('*') || pattern.includes('?');
 }
 
+/**
+ * Whether `text` matches the glob `pattern` as a whole (`*` any run, `?` one character), both as code points. The
+ * classic two-pointer walk that backtracks only to the last `*`: O(pattern × text), where a regular expression of
+ * many `*` backtracks exponentially on an id that almost matches.
+ */
+export function globMatches(pattern: readonly string[], text: readonly string[]): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    if (p < pattern.length && (pattern[p] === '?' || (pattern[p] !== '*' && pattern[p] === text[t]))) {
+      p++;
+      t++;
+    } else if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      resume = t;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.length && pattern[p] === '*') {
+    p++;
+  }
+  return p === pattern.length;
+}
+
 /** A matcher for one id pattern: a whole-id glob or a substring, case-insensitive. */
 function idMatcher(pattern: string): (groupId: string) => boolean {
-  if (isGlob(pattern)) {
-    const source = [...pattern].map((c) => (c === '*' ? '[\\s\\S]*' : c === '?' ? '[\\s\\S]' : c.replace(/[\\^$.|+()[\]{}/]/g, '\\$&'))).join('');
-    const regex = new RegExp(`^${source}$`, 'iu');
-    return (groupId) => regex.test(groupId);
-  }
   const lower = pattern.toLowerCase();
+  if (isGlob(pattern)) {
+    const glob = Array.from(lower);
+    return (groupId) => globMatches(glob, Array.from(groupId.toLowerCase()));
+  }
   return (groupId) => groupId.toLowerCase().includes(lower);
 }
 

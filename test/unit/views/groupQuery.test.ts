@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import {
-  DEFAULT_GROUP_SORT, describeGroupFilter, EMPTY_GROUP_FILTER, filterGroups, filterMessage, formatGroupFilter, isFilterActive,
+  DEFAULT_GROUP_SORT, describeGroupFilter, EMPTY_GROUP_FILTER, filterGroups, filterMessage, formatGroupFilter, globMatches, isFilterActive,
   parseGroupFilter, parseGroupSort, queryGroups, sortGroups, type GroupFilter, type GroupSortKey,
 } from '../../../src/views/groupQuery';
 import type { GroupSummary, LagHealthStatus } from '../../../src/model/types';
@@ -55,6 +55,24 @@ describe('groupQuery: filter', () => {
     assert.deepStrictEqual(ids('group-?'), ['group-2']);
     assert.deepStrictEqual(ids('group-??'), ['group-10']);
     assert.deepStrictEqual(ids('group.?'), []);
+  });
+
+  it('glob matching: several stars, stars at the ends, ? as one code point', () => {
+    const glob = (pattern: string, text: string): boolean => globMatches(Array.from(pattern), Array.from(text));
+    const cases: Array<[string, string, boolean]> = [
+      ['*', '', true], ['', '', true], ['?', '', false], ['a*b*c', 'abc', true], ['a*b*c', 'aXbYYc', true], ['a*b*c', 'aXbYYcd', false],
+      ['*-eu*', 'payments-eu-1', true], ['*x*', 'abc', false], ['a**b', 'ab', true], ['??', 'é😀', true], ['?', '😀', true],
+      ['*a*a*a*a*a*a*a*a*a*a*a*b', 'a'.repeat(60), false], ['*a*a*a*a*a*a*a*a*a*a*a*b', `${'a'.repeat(60)}b`, true],
+    ];
+    for (const [pattern, text, expected] of cases) {
+      assert.strictEqual(glob(pattern, text), expected, `${pattern} vs ${text.slice(0, 12)}`);
+    }
+  });
+
+  it('a glob of many stars against a long id that almost matches is answered (no regex backtracking)', () => {
+    const parsed = parseGroupFilter('*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b');
+    assert.ok(parsed.ok);
+    assert.deepStrictEqual(filterGroups([group('a'.repeat(200)), group(`${'a'.repeat(200)}b`)], parsed.filter).map((g) => g.groupId.length), [201]);
   });
 
   it('a quoted word is an id, even with a colon', () => {
