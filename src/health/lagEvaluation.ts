@@ -30,7 +30,7 @@
  * A group's status is its worst partition's (severity ERROR > REWIND > STOPPED > STALLED > WARNING > OK, ties to the
  * larger lag), or ERROR when the group itself could not be read; the reason names that partition and its rule.
  */
-import type { GroupHealth, LagHealthStatus, TopicPartition } from '../model/types';
+import type { GroupHealth, GroupSummary, LagHealthStatus, TopicPartition } from '../model/types';
 
 export const HEALTH_SEVERITY: Readonly<Record<LagHealthStatus, number>> = {
   OK: 0, WARNING: 1, STALLED: 2, STOPPED: 3, REWIND: 4, ERROR: 5,
@@ -277,4 +277,13 @@ export function evaluateGroup(
   const others = counts[worst.status] - 1;
   const more = worst.status !== 'OK' && others > 0 ? ` (and ${others} more ${others === 1 ? 'partition' : 'partitions'} ${worst.status})` : '';
   return { ...base, status: worst.status, rule: worst.rule, reason: `${partitionName(worst)}: ${worst.reason}${more}`, worst };
+}
+
+/** The summary with the evaluation's status and reason, and its largest lag in time when it has one. */
+export function withHealth<T extends GroupSummary>(summary: T, evaluation: GroupHealthEvaluation): T {
+  return {
+    ...summary,
+    health: { status: evaluation.status, reason: evaluation.reason },
+    maxLagInTimeMs: evaluation.maxLagInTimeMs ?? summary.maxLagInTimeMs,
+  };
 }

@@ -10,6 +10,7 @@
  *
  * One group's samples are a few typed arrays however many it holds (`groupSamples.ts`); unknown values are NaN.
  */
+import type { PartitionOffsets } from '../model/types';
 import { DEFAULT_LAG_SAMPLE_STORE_OPTIONS, GroupSamples, type GroupSeries, type LagSampleStoreOptions, type PartitionSampleInput } from './groupSamples';
 
 export {
@@ -18,6 +19,18 @@ export {
 
 /** The part of `maxBytes` the groups' shares add up to. */
 const BUDGET_SHARE = 0.8;
+
+/**
+ * One refresh's sample from the partitions the tree loaded (`GroupDetail.offsets`): ownership from `ownerMemberId`
+ * (unknown when the source did not say), lag in time when it was read.
+ */
+export function sampleFromOffsets(offsets: readonly PartitionOffsets[]): PartitionSampleInput[] {
+  return offsets.map((p) => ({
+    topic: p.topic, partition: p.partition, committedOffset: p.committedOffset, logEndOffset: p.logEndOffset,
+    logStartOffset: p.logStartOffset, lagInTimeMs: p.lagInTimeMs ?? null,
+    owned: p.ownerMemberId === undefined ? null : p.ownerMemberId !== null,
+  }));
+}
 
 /** The store key of one group of one cluster. */
 export function groupKey(clusterId: string, groupId: string): string {

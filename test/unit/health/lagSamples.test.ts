@@ -1,6 +1,7 @@
 import * as assert from 'assert';
-import { evaluateGroup } from '../../../src/health/lagEvaluation';
-import { groupKey, LagSampleStore, type GroupSeries, type PartitionSampleInput } from '../../../src/health/lagSamples';
+import { evaluateGroup, withHealth } from '../../../src/health/lagEvaluation';
+import { groupKey, LagSampleStore, sampleFromOffsets, type GroupSeries, type PartitionSampleInput } from '../../../src/health/lagSamples';
+import type { GroupSummary } from '../../../src/model/types';
 
 const SECOND = 1000;
 const T0 = 1_700_000_000_000;
@@ -121,6 +122,23 @@ describe('LagSampleStore', () => {
     assert.throws(() => new LagSampleStore({ maxSamples: 1 }), /maxSamples must be an integer of at least 2/);
     assert.throws(() => new LagSampleStore({ retentionMs: Number.NaN }), /retentionMs must be a finite number/);
     assert.throws(() => new LagSampleStore().record('g', Number.NaN, []), /time must be a finite number/);
+  });
+
+  it('samples what the tree loaded, ownership unknown unless the source said', () => {
+    const base = { topic: 't', committedOffset: 5, logStartOffset: 0, logEndOffset: 9, lag: 4 };
+    assert.deepStrictEqual(sampleFromOffsets([
+      { ...base, partition: 0, ownerMemberId: 'm-1', lagInTimeMs: 70 }, { ...base, partition: 1, ownerMemberId: null }, { ...base, partition: 2 },
+    ]).map((s) => [s.partition, s.owned, s.lagInTimeMs, s.committedOffset, s.logEndOffset, s.logStartOffset]),
+    [[0, true, 70, 5, 9, 0], [1, false, null, 5, 9, 0], [2, null, null, 5, 9, 0]]);
+  });
+
+  it('puts the evaluation on the summary', () => {
+    const summary: GroupSummary = { groupId: 'g', state: 'Empty', protocolType: 'consumer', groupType: 'classic', assignor: '', coordinator: null, memberCount: 0, totalLag: 3 };
+    const store = new LagSampleStore({ minIntervalMs: 0 });
+    store.record('g', T0, [sample(0, 1, 4, { lagInTimeMs: 800, owned: false })]);
+    const updated = withHealth(summary, evaluateGroup(store.series('g'), T0));
+    assert.deepStrictEqual([updated.health?.status, updated.maxLagInTimeMs, summary.health], ['OK', 800, undefined]);
+    assert.ok(updated.health?.reason.includes('collecting samples'));
   });
 
   it('feeds the evaluation directly', () => {
