@@ -27,6 +27,11 @@ export interface LagSampleStoreOptions {
   minIntervalMs: number;
   /** Estimated bytes over all groups: groups share 80% of it; past all of it the least recently recorded groups are dropped. */
   maxBytes: number;
+  /**
+   * Rows newer than this are never thinned (a group short of room drops its oldest row instead): the evaluation's
+   * window keeps its resolution, and what a tight budget gives up is the older trend.
+   */
+  denseMs: number;
 }
 
 export const DEFAULT_LAG_SAMPLE_STORE_OPTIONS: Readonly<LagSampleStoreOptions> = {
@@ -34,6 +39,7 @@ export const DEFAULT_LAG_SAMPLE_STORE_OPTIONS: Readonly<LagSampleStoreOptions> =
   maxSamples: 120,
   minIntervalMs: 30 * 1000,
   maxBytes: 64 * 1024 * 1024,
+  denseMs: 10 * 60 * 1000,
 };
 
 /**
@@ -61,7 +67,7 @@ export interface GroupSeries {
 const GROUP_OVERHEAD_BYTES = 600;
 const PARTITION_OVERHEAD_BYTES = 160;
 const INITIAL_CAPACITY = 4;
-/** The fewest rows a group is shrunk to; thinning needs 4 to remove one. */
+/** The fewest rows a group is shrunk to. */
 const MIN_ROWS = 4;
 
 interface PartitionSlot extends TopicPartition {
@@ -173,8 +179,9 @@ export class GroupSamples {
   /**
    * A free row at the end. Prunes by age; then, when the arrays are full or larger than the group's share of the
    * budget allows (`shareBytes`), makes room: at `maxSamples` rows by dropping the oldest row (the retention at
-   * full resolution), below it by thinning (every other row of the older half goes, so the hour stays covered with
-   * the recent samples dense); and resizes the arrays, growing by doubling up to what the share allows.
+   * full resolution), below it by thinning the rows older than `denseMs` (every other one goes, so the hour stays
+   * covered), or, with fewer than two such rows, by dropping the oldest; and resizes the arrays, growing by doubling
+   * up to what the share allows.
    */
   private claimRow(time: number, inputs: readonly PartitionSampleInput[], options: LagSampleStoreOptions, shareBytes: number): number {
     this.prune(time - options.retentionMs);
@@ -185,7 +192,7 @@ export class GroupSamples {
         if (capacity >= options.maxSamples) {
           this.head += this.size + 1 - capacity;
         } else {
-          this.thin();
+          this.thin(time - options.denseMs);
         }
       }
       const incoming = new Set(inputs.map((input) => partitionKey(input.topic, input.partition)));
@@ -202,10 +209,20 @@ export class GroupSamples {
     return Math.min(options.maxSamples, Math.max(MIN_ROWS, Math.floor((shareBytes - fixed) / rowBytes)));
   }
 
-  /** Drops every other row of the older half of the rows, in place (at least one row when there are 4 or more). */
-  private thin(): void {
+  /**
+   * Drops, in place, every other row of those older than `denseFrom` (the oldest stays), or the oldest row when fewer
+   * than two are older: at least one row goes.
+   */
+  private thin(denseFrom: number): void {
     const c = this.capacity;
-    const older = (this.tail - this.head) >> 1;
+    let older = 0;
+    while (this.head + older < this.tail && this.offsets[this.head + older] < denseFrom) {
+      older++;
+    }
+    if (older < 2) {
+      this.head++;
+      return;
+    }
     const kept: number[] = [];
     for (let row = this.head; row < this.tail; row++) {
       if (row - this.head >= older || (row - this.head) % 2 === 0) {

@@ -4,9 +4,9 @@
  * (`retentionMs`, an hour by default), by count per group (`maxSamples`; rows are kept `minIntervalMs` apart, as
  * Burrow's `min-distance` does, so a 5 s refresh keeps about one row per 30 s plus the newest sample), and by
  * an estimate of the bytes held over all groups (`maxBytes`). Under that budget each group may fill an equal share
- * of 80% of it: a group past its share is thinned (every other sample of its older half goes) rather than cut, so
- * with 20,000 groups each still covers the hour, with fewer samples; the groups recorded least recently are dropped
- * whole only when even the smallest arrays do not fit.
+ * of 80% of it: a group past its share is thinned (every other sample older than `denseMs`, the evaluation's window,
+ * goes) rather than dropped, so its recent samples stay dense and the older ones still reach back; the groups
+ * recorded least recently are dropped whole only when even the smallest arrays do not fit.
  *
  * One group's samples are a few typed arrays however many it holds (`groupSamples.ts`); unknown values are NaN.
  */

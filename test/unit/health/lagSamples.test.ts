@@ -168,7 +168,8 @@ describe('LagSampleStore under a fast refresh and a tight budget', () => {
   });
 
   it('round-robin refreshes of more groups than the budget holds at full size thin them instead of dropping any', () => {
-    const store = new LagSampleStore({ minIntervalMs: 0, maxSamples: 64, maxBytes: 200 * 1024 });
+    // Rows of the last 2 minutes (4 samples) stay dense; older ones are thinned.
+    const store = new LagSampleStore({ minIntervalMs: 0, maxSamples: 64, maxBytes: 200 * 1024, denseMs: 2 * 60 * SECOND });
     const groups = 100;
     for (let s = 0; s < 120; s++) {
       for (let g = 0; g < groups; g++) {
@@ -182,7 +183,20 @@ describe('LagSampleStore under a fast refresh and a tight budget', () => {
       assert.ok(times.length >= 8, `g${g} keeps ${times.length}`);
       assert.strictEqual(times[times.length - 1], 119, 'the newest sample is kept');
       assert.ok(times[0] <= 60, `g${g} still reaches back (oldest sample ${times[0]})`);
+      assert.deepStrictEqual(times.slice(-4), [116, 117, 118, 119], 'the dense window keeps every sample');
     }
+  });
+
+  it('under a tight budget keeps the dense window whole rather than reaching back', () => {
+    const store = new LagSampleStore({ minIntervalMs: 0, maxSamples: 64, maxBytes: 200 * 1024 });
+    for (let s = 0; s < 120; s++) {
+      for (let g = 0; g < 100; g++) {
+        store.record(`g${g}`, T0 + s * 30 * SECOND, [sample(0, s, s + 5), sample(1, s, s + 5)]);
+      }
+    }
+    const times = Array.from(store.series('g7')?.times ?? [], (t) => (t - T0) / (30 * SECOND));
+    assert.ok(times.length >= 8, `${times.length}`);
+    assert.deepStrictEqual(times, times.map((_, i) => 120 - times.length + i), 'consecutive samples up to the newest');
   });
 
   it('shrinks the groups already held when more groups arrive', () => {
