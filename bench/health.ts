@@ -127,3 +127,9 @@ const kept = [...bounded.keys()].map((key) => bounded.sampleCount(key));
 console.log(`default budget ${mib(bounded.options.maxBytes)}: keeps ${bounded.size} of ${GROUPS} groups (estimate ${mib(bounded.bytes)}), `
   + `${Math.min(...kept)} to ${Math.max(...kept)} samples each (median ${median(kept)}) reaching back ${
     ((NOW - Math.max(...[...bounded.keys()].map((key) => bounded.series(key)?.times[0] ?? NOW))) / 60_000).toFixed(0)} minutes at least`);
+const boundedCounts: Record<string, number> = {};
+for (const key of bounded.keys()) {
+  const status = evaluateGroup(bounded.series(key), NOW).status;
+  boundedCounts[status] = (boundedCounts[status] ?? 0) + 1;
+}
+console.log(`  evaluated from those samples: ${JSON.stringify(boundedCounts)}`);
