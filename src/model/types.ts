@@ -76,6 +76,8 @@ export interface PartitionOffsets extends TopicPartition {
   pendingTransactionalOffset?: number | null;
   /** Member that owns the partition in the current assignment, if any. */
   ownerMemberId?: string | null;
+  /** Age in milliseconds of the oldest record the group has not consumed, when read (see `src/health/lagInTime.ts`). */
+  lagInTimeMs?: number | null;
 }
 
 export interface Member {
@@ -124,6 +126,22 @@ export interface GroupSummary {
   error?: string;
   /** Partitions with transactional offsets waiting for their transaction to end, when known. */
   pendingTransactionalPartitions?: number;
+  /**
+   * The group's largest lag in time (milliseconds): the age of the oldest record it has not consumed, over its
+   * partitions, when it was read (see `src/health/lagInTime.ts`); null when it could not be; absent when not asked.
+   */
+  maxLagInTimeMs?: number | null;
+  /** The Burrow-style health of the group's lag over the recent samples (see `src/health/lagEvaluation.ts`), when evaluated. */
+  health?: GroupHealth;
+}
+
+/** Lag health, from best to worst (Burrow's statuses; see `src/health/lagEvaluation.ts` for the rules). */
+export type LagHealthStatus = 'OK' | 'WARNING' | 'STALLED' | 'STOPPED' | 'REWIND' | 'ERROR';
+
+export interface GroupHealth {
+  status: LagHealthStatus;
+  /** Why, naming the worst partition and the rule, for a tooltip. */
+  reason: string;
 }
 
 export interface GroupDetail extends GroupSummary {
