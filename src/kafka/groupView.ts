@@ -4,17 +4,15 @@
  * lag computed the way `kafka-consumer-groups.sh --describe` prints it (LOG-END-OFFSET = high
  * watermark, LAG = high watermark - committed).
  */
-import { compareTopicPartitions, type GroupDetail, type GroupState, type GroupSummary, type Member, type PartitionOffsets, type TopicPartition } from '../model/types';
+import { compareTopicPartitions, GROUP_STATES, type GroupDetail, type GroupState, type GroupSummary, type Member, type PartitionOffsets, type TopicPartition } from '../model/types';
 import { decodeAssignment, decodeSubscription } from '../protocol/consumerProtocol';
 import { errorMessage } from '../protocol/errors';
 import type { IsolationLevel } from './isolationLevels';
 import type { DescribedGroup } from './requests/groupRequests';
 import type { CommittedOffset } from './requests/offsetRequests';
 
-const KNOWN_STATES: readonly GroupState[] = ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead', 'Assigning', 'Reconciling'];
-
 export function toGroupState(state: string): GroupState {
-  const match = KNOWN_STATES.find((s) => s.toLowerCase() === state.toLowerCase());
+  const match = GROUP_STATES.find((s) => s !== 'Unknown' && s.toLowerCase() === state.toLowerCase());
   return match ?? 'Unknown';
 }
 

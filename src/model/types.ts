@@ -18,6 +18,9 @@ export type GroupState =
   | 'NotReady'
   | 'Unknown';
 
+/** Every GroupState, the one list the views, filters and encoders take them from ("Unknown" last). */
+export const GROUP_STATES: readonly GroupState[] = ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead', 'Assigning', 'Reconciling', 'NotReady', 'Unknown'];
+
 /** The four group types of Kafka 4.x, as ListGroups v5 names them. */
 export type KafkaGroupType = 'classic' | 'consumer' | 'share' | 'streams';
 

@@ -7,12 +7,12 @@
  *  - `payments-*`, `order?`: a glob over the whole group id (`*` any run, `?` one character), case-insensitive;
  *  - `orders`: a substring of the group id, case-insensitive; `"a b"` or `"app:orders"` quotes one with spaces or `:`;
  *  - `state:stable,empty`: one of these states (`rebalancing` = PreparingRebalance, CompletingRebalance, Assigning,
- *    Reconciling); `type:classic|consumer|simple|unknown`; `health:ok|warning|stalled|stopped|rewind|error`;
+ *    Reconciling); `type:classic|consumer|share|streams|simple|unknown`; `health:ok|warning|stalled|stopped|rewind|error`;
  *    several values of one key, or the key written twice, mean any of them (OR);
  *  - `has:lag` (total lag > 0), `no:lag` (total lag 0), `has:members`, `no:members` (aliases `has:no-lag`,
  *    `has:no-members`). A group whose lag is unknown matches neither `has:lag` nor `no:lag`.
  */
-import type { GroupState, GroupSummary, LagHealthStatus } from '../model/types';
+import { GROUP_STATES, type GroupState, type GroupSummary, type LagHealthStatus } from '../model/types';
 
 export type GroupType = GroupSummary['groupType'];
 
@@ -35,9 +35,9 @@ export const EMPTY_GROUP_FILTER: Readonly<GroupFilter> = {
 
 export type GroupFilterParse = { ok: true; filter: GroupFilter } | { ok: false; error: string };
 
-const STATES: readonly GroupState[] = ['Stable', 'PreparingRebalance', 'CompletingRebalance', 'Assigning', 'Reconciling', 'Empty', 'Dead', 'Unknown'];
+const STATES = GROUP_STATES;
 const REBALANCING: readonly GroupState[] = ['PreparingRebalance', 'CompletingRebalance', 'Assigning', 'Reconciling'];
-const TYPES: readonly GroupType[] = ['classic', 'consumer', 'simple', 'unknown'];
+const TYPES: readonly GroupType[] = ['classic', 'consumer', 'share', 'streams', 'simple', 'unknown'];
 const HEALTH: readonly LagHealthStatus[] = ['OK', 'WARNING', 'STALLED', 'STOPPED', 'REWIND', 'ERROR'];
 
 /** Splits on spaces, keeping `"quoted runs"` (with `\"` and `\\` escapes) as one word; null on an unclosed quote. */
@@ -295,7 +295,7 @@ export function parseGroupSort(value: unknown): GroupSort {
 
 /** State order: the consuming state first, then the rebalancing ones, then idle; Unknown counts as missing. */
 const STATE_RANK: Readonly<Record<GroupState, number | null>> = {
-  Stable: 0, Reconciling: 1, Assigning: 2, CompletingRebalance: 3, PreparingRebalance: 4, Empty: 5, Dead: 6, Unknown: null,
+  Stable: 0, Reconciling: 1, Assigning: 2, CompletingRebalance: 3, PreparingRebalance: 4, NotReady: 5, Empty: 6, Dead: 7, Unknown: null,
 };
 
 const NAME_COLLATOR = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });

@@ -5,7 +5,7 @@
  * list, and decoding builds events of one shape, which the model build then reads fast.
  */
 import { EVENT_KINDS, EVENT_KIND_CODES } from '../model/eventKinds';
-import type { GroupState, MemberAssignmentChange, RebalanceEvent, TopicPartition } from '../model/types';
+import { GROUP_STATES, type GroupState, type MemberAssignmentChange, type RebalanceEvent, type TopicPartition } from '../model/types';
 
 export interface EventColumns {
   count: number;
@@ -36,7 +36,7 @@ export interface EventColumns {
   partNumber: Int32Array;
 }
 
-export const GROUP_STATES: readonly GroupState[] = ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead', 'Assigning', 'Reconciling', 'Unknown'];
+export { GROUP_STATES };
 
 /**
  * The one empty partition list decoded events share (a change often revokes or gains nothing):

@@ -118,7 +118,7 @@ describe('groupQuery: filter', () => {
 
   it('says clearly what is wrong with bad input', () => {
     assert.match(error('stat:stable'), /Unknown filter "stat:stable": use state:, type:, health:, has: or no:/);
-    assert.match(error('state:stabel'), /Unknown state "stabel": use stable, .*rebalancing/);
+    assert.match(error('state:stabel'), /Unknown state "stabel": use empty, .*stable, .*rebalancing/);
     assert.match(error('type:kip848'), /Unknown type "kip848"/);
     assert.match(error('health:red'), /Unknown health "red"/);
     assert.match(error('has:offsets'), /use has:lag, no:lag, has:members or no:members/);
