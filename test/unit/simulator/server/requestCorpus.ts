@@ -7,7 +7,7 @@
 import { ByteWriter } from '../../../../src/kafka/protocol/wire';
 import { subscriptionToWire } from '../../../../src/simulator/server/memberProtocol';
 import { crc32c } from '../../../../src/protocol/crc32c';
-import { encodeRecordBatch } from '../../../../src/simulator/server/recordBatch';
+import { encodeRecordBatch } from '../../../../src/protocol/recordBatch';
 
 export type Field =
   | { kind: 'int8' | 'int16' | 'int32'; value: number }
@@ -84,9 +84,8 @@ function subscription(topics: string[]): Buffer {
 
 /** A one-record batch as a producer sends it. */
 export function producedBatch(records = 1): Buffer {
-  return encodeRecordBatch(
-    Array.from({ length: records }, (_, offset) => ({ offset, value: Buffer.from(`fuzz-${offset}`) })),
-    Date.now(),
+  return Buffer.from(
+    encodeRecordBatch({ baseOffset: 0n, baseTimestamp: BigInt(Date.now()), records: Array.from({ length: records }, (_, offset) => ({ value: Buffer.from(`fuzz-${offset}`) })) }),
   );
 }
 
@@ -118,7 +117,7 @@ export function requestCorpus(group = 'fuzzed'): CorpusRequest[] {
     { apiKey: 2, apiVersion: 5, label: 'ListOffsets v5', route: { topic: 'orders', partition: 1 }, fields: [i32(-1), i8(1), arr([str('orders'), arr([i32(1), i32(-1), i64(-2)])])] },
     { apiKey: 3, apiVersion: 0, label: 'Metadata v0', route: null, fields: [arr([str('orders')])] },
     { apiKey: 3, apiVersion: 6, label: 'Metadata v6', route: null, fields: [arr([str('orders')], [str('fuzz-auto')]), i8(1)] },
-    { apiKey: 8, apiVersion: 0, label: 'OffsetCommit v0', route: { group }, fields: [str('fuzz-simple'), arr([str('orders'), arr([i32(0), i64(2), str('')])])] },
+    { apiKey: 8, apiVersion: 2, label: 'OffsetCommit v2', route: { group }, fields: [str('fuzz-simple'), i32(-1), str(''), i64(-1), arr([str('orders'), arr([i32(0), i64(2), str('')])])] },
     {
       apiKey: 8,
       apiVersion: 7,
@@ -147,7 +146,7 @@ export function requestCorpus(group = 'fuzzed'): CorpusRequest[] {
     { apiKey: 16, apiVersion: 2, label: 'ListGroups v2', route: null, fields: [] },
     { apiKey: 18, apiVersion: 0, label: 'ApiVersions v0', route: null, fields: [] },
     { apiKey: 18, apiVersion: 2, label: 'ApiVersions v2', route: null, fields: [] },
-    { apiKey: 19, apiVersion: 0, label: 'CreateTopics v0', route: null, fields: [arr([str('fuzz-created'), i32(2), i16(1), arr(), arr()]), i32(1000)] },
+    { apiKey: 19, apiVersion: 2, label: 'CreateTopics v2', route: null, fields: [arr([str('fuzz-created'), i32(2), i16(1), arr(), arr()]), i32(1000), i8(0)] },
     { apiKey: 19, apiVersion: 4, label: 'CreateTopics v4', route: null, fields: [arr([str('fuzz-created-4'), i32(-1), i16(-1), arr(), arr([str('cleanup.policy'), str('delete')])]), i32(1000), i8(1)] },
     { apiKey: 22, apiVersion: 0, label: 'InitProducerId v0', route: null, fields: [str(null), i32(60000)] },
     { apiKey: 22, apiVersion: 1, label: 'InitProducerId v1', route: { group: 'fuzz-txn' }, fields: [str('fuzz-txn'), i32(60000)] },
@@ -184,7 +183,7 @@ export function attackCorpus(group: string): CorpusRequest[] {
     { apiKey: 11, apiVersion: 0, label: 'JoinGroup v0 naming one protocol twice', route: { group }, fields: [str(group), i32(10000), str(''), str('consumer'), twice] },
     { apiKey: 8, apiVersion: 2, label: 'OffsetCommit v2 above 2^53', route: { group }, fields: [str(group), i32(-1), str(''), i64(-1), arr([str('orders'), arr([i32(0), i64(2n ** 53n + 2n), str('')])])] },
     { apiKey: 9, apiVersion: 3, label: 'OffsetFetch v3 of every offset', route: { group }, fields: [str(group), { kind: 'array', items: [], count: -1 }] },
-    { apiKey: 19, apiVersion: 1, label: 'CreateTopics v1 of 10^7 partitions', route: null, fields: [arr([str(`huge-${group}`), i32(10_000_000), i16(1), arr(), arr()]), i32(1000), i8(0)] },
+    { apiKey: 19, apiVersion: 2, label: 'CreateTopics v2 of 10^7 partitions', route: null, fields: [arr([str(`huge-${group}`), i32(10_000_000), i16(1), arr(), arr()]), i32(1000), i8(0)] },
     { apiKey: 0, apiVersion: 3, label: 'Produce v3 of an empty batch claiming 2^31 - 1 records', route: { topic: 'orders', partition: 2 }, fields: [str(null), i16(1), i32(1000), arr([str('orders'), arr([i32(2), bytes(lyingEmptyBatch())])])] },
     {
       apiKey: 1,
