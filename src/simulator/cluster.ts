@@ -172,6 +172,6 @@ export class SimCluster {
  * from run to run without drawing on the seeded random sequence (topics are never deleted, so a
  * name is never reused). Never Kafka's reserved ZERO_UUID or METADATA_TOPIC_ID: a hash does not hit them.
  */
-function topicIdFor(clusterId: string, name: string): string {
+export function topicIdFor(clusterId: string, name: string): string {
   return createHash('sha256').update(`${clusterId}\u0000${name}`).digest().subarray(0, 16).toString('base64url');
 }

@@ -21,8 +21,8 @@ export interface ConnectionHost {
   readonly idleMs: number;
   /** Adds `delta` to the bytes held for incomplete frames across connections; false when that is over the bound. */
   changeBuffered(delta: number): boolean;
-  /** Called with the API key after each dispatched request, so the engine can answer without waiting for a tick. */
-  onRequest(apiKey: number): void;
+  /** Called with the API key and version after each dispatched request, so the engine can answer without waiting for a tick. */
+  onRequest(apiKey: number, apiVersion: number): void;
 }
 
 export class ClientConnection {
@@ -124,7 +124,7 @@ export class ClientConnection {
       return;
     }
     const name = requestName(header);
-    this.host.onRequest(header.requestApiKey);
+    this.host.onRequest(header.requestApiKey, header.requestApiVersion);
     this.tail = this.tail
       .then(() => response)
       .then(

@@ -66,6 +66,8 @@ export class SimKafkaServer implements ServerState {
   readonly transactions: ServerTransactions;
   private requestCount = 0;
   private readonly requestCountByApi = new Map<number, number>();
+  /** Per API key, a bit per version a request came in at (versions are below 31). */
+  private readonly versionsByApi = new Map<number, number>();
   private readonly logLine: (line: string) => void;
   private readonly connectionHost: ConnectionHost;
   private readonly maxConnections: number;
@@ -97,9 +99,10 @@ export class SimKafkaServer implements ServerState {
         this.bufferedBytes += delta;
         return this.bufferedBytes <= this.maxBufferedBytes;
       },
-      onRequest: (apiKey) => {
+      onRequest: (apiKey, apiVersion) => {
         this.requestCount++;
         this.requestCountByApi.set(apiKey, (this.requestCountByApi.get(apiKey) ?? 0) + 1);
+        this.versionsByApi.set(apiKey, (this.versionsByApi.get(apiKey) ?? 0) | (1 << apiVersion));
         this.queueTick();
       },
     };
@@ -123,6 +126,12 @@ export class SimKafkaServer implements ServerState {
   /** Requests of one API (by key) read and dispatched since the server started. */
   requestsHandledOf(apiKey: number): number {
     return this.requestCountByApi.get(apiKey) ?? 0;
+  }
+
+  /** The versions requests of one API came in at, ascending: what clients negotiated (checked by the real-client tests). */
+  requestVersionsOf(apiKey: number): number[] {
+    const bits = this.versionsByApi.get(apiKey) ?? 0;
+    return Array.from({ length: 31 }, (_, v) => v).filter((v) => (bits & (1 << v)) !== 0);
   }
 
   log(line: string): void {

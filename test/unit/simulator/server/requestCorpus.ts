@@ -8,6 +8,21 @@ import { ByteWriter } from '../../../../src/kafka/protocol/wire';
 import { subscriptionToWire } from '../../../../src/simulator/server/memberProtocol';
 import { crc32c } from '../../../../src/protocol/crc32c';
 import { encodeRecordBatch } from '../../../../src/protocol/recordBatch';
+import { topicIdFor } from '../../../../src/simulator/cluster';
+import { encode, type MessageCodec } from '../../../../src/protocol/runtime';
+import { FetchRequest } from '../../../../src/protocol/messages/fetchRequest';
+import { FindCoordinatorRequest } from '../../../../src/protocol/messages/findCoordinatorRequest';
+import { HeartbeatRequest } from '../../../../src/protocol/messages/heartbeatRequest';
+import { JoinGroupRequest } from '../../../../src/protocol/messages/joinGroupRequest';
+import { LeaveGroupRequest } from '../../../../src/protocol/messages/leaveGroupRequest';
+import { ListGroupsRequest } from '../../../../src/protocol/messages/listGroupsRequest';
+import { ListOffsetsRequest } from '../../../../src/protocol/messages/listOffsetsRequest';
+import { MetadataRequest } from '../../../../src/protocol/messages/metadataRequest';
+import { OffsetCommitRequest } from '../../../../src/protocol/messages/offsetCommitRequest';
+import { OffsetFetchRequest } from '../../../../src/protocol/messages/offsetFetchRequest';
+import { ProduceRequest } from '../../../../src/protocol/messages/produceRequest';
+import { SyncGroupRequest } from '../../../../src/protocol/messages/syncGroupRequest';
+import { DescribeGroupsRequest } from '../../../../src/protocol/messages/describeGroupsRequest';
 
 export type Field =
   | { kind: 'int8' | 'int16' | 'int32'; value: number }
@@ -163,7 +178,43 @@ export function requestCorpus(group = 'fuzzed'): CorpusRequest[] {
     { apiKey: 42, apiVersion: 1, label: 'DeleteGroups v1', route: { group }, fields: [arr([str('fuzz-simple')])] },
     { apiKey: 47, apiVersion: 0, label: 'OffsetDelete v0', route: { group }, fields: [str('fuzz-simple'), arr(topicPartitions('orders', [0]))] },
   ];
-  return list;
+  return [...list, ...flexibleCorpus(group)];
+}
+
+/**
+ * A flexible version's request as one raw field: the request header v2's empty tagged fields
+ * (requestFrame writes header v1), then the body from the generated codec.
+ */
+function flexible<T>(codec: MessageCodec<T>, apiVersion: number, route: CorpusRequest['route'], body: T): CorpusRequest {
+  if (codec.apiKey === null) {
+    throw new Error(`${codec.name} is not a request`);
+  }
+  const value = Buffer.concat([Buffer.from([0]), encode(codec, apiVersion, body)]);
+  return { apiKey: codec.apiKey, apiVersion, label: `${codec.name} v${apiVersion}`, route, fields: [{ kind: 'raw', value }] };
+}
+
+/** Kafka 4.4's newest versions (flexible, topic ids where they use them), for group `group`; `ordersId` is the topic id of "orders". */
+export function flexibleCorpus(group: string, ordersId = topicIdFor('sim-cluster', 'orders')): CorpusRequest[] {
+  const metadata = subscription(['orders']);
+  return [
+    flexible(ProduceRequest, 13, { topic: 'orders', partition: 0 }, { transactionalId: null, acks: -1, timeoutMs: 1000, topicData: [{ topicId: ordersId, partitionData: [{ index: 0, records: producedBatch(2) }] }] }),
+    flexible(FetchRequest, 18, { topic: 'orders', partition: 1 }, {
+      replicaId: -1, maxWaitMs: 50, minBytes: 1, maxBytes: 1 << 20, isolationLevel: 0, sessionId: 0, sessionEpoch: -1,
+      topics: [{ topicId: ordersId, partitions: [{ partition: 1, currentLeaderEpoch: -1, fetchOffset: 0n, lastFetchedEpoch: -1, logStartOffset: -1n, partitionMaxBytes: 1 << 20 }] }],
+      forgottenTopicsData: [], rackId: '',
+    }),
+    flexible(ListOffsetsRequest, 11, { topic: 'orders', partition: 2 }, { replicaId: -1, isolationLevel: 0, topics: [{ name: 'orders', partitions: [{ partitionIndex: 2, currentLeaderEpoch: -1, timestamp: -3n }] }], timeoutMs: 1000 }),
+    flexible(MetadataRequest, 13, null, { topics: [{ name: 'orders' }, { name: null, topicId: ordersId }], allowAutoTopicCreation: false, includeTopicAuthorizedOperations: false }),
+    flexible(OffsetCommitRequest, 10, { group }, { groupId: 'fuzz-simple', generationIdOrMemberEpoch: -1, memberId: '', groupInstanceId: null, topics: [{ topicId: ordersId, partitions: [{ partitionIndex: 0, committedOffset: 1n, committedLeaderEpoch: -1, committedMetadata: '' }] }] }),
+    flexible(OffsetFetchRequest, 10, { group }, { groups: [{ groupId: 'fuzz-simple', memberId: null, memberEpoch: -1, topics: null }, { groupId: group, memberId: null, memberEpoch: -1, topics: [{ topicId: ordersId, partitionIndexes: [0, 1] }] }], requireStable: true }),
+    flexible(FindCoordinatorRequest, 6, null, { keyType: 0, coordinatorKeys: [group, 'fuzz-simple'] }),
+    flexible(JoinGroupRequest, 9, { group }, { groupId: group, sessionTimeoutMs: 10000, rebalanceTimeoutMs: 20000, memberId: '', groupInstanceId: null, protocolType: 'consumer', protocols: [{ name: 'range', metadata }], reason: 'fuzz' }),
+    flexible(SyncGroupRequest, 5, { group }, { groupId: group, generationId: 1, memberId: 'member', groupInstanceId: null, protocolType: 'consumer', protocolName: 'range', assignments: [] }),
+    flexible(HeartbeatRequest, 4, { group }, { groupId: group, generationId: 1, memberId: 'member', groupInstanceId: null }),
+    flexible(LeaveGroupRequest, 5, { group }, { groupId: group, members: [{ memberId: 'member', groupInstanceId: null, reason: 'fuzz' }] }),
+    flexible(DescribeGroupsRequest, 6, { group }, { groups: [group, 'missing'], includeAuthorizedOperations: false }),
+    flexible(ListGroupsRequest, 5, null, { statesFilter: ['stable'], typesFilter: ['classic'] }),
+  ];
 }
 
 /** An empty v2 batch whose header claims 2^31 - 1 records (CRC correct), as a hostile producer sends it. */
