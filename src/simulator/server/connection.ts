@@ -21,8 +21,10 @@ export interface ConnectionHost {
   readonly idleMs: number;
   /** Adds `delta` to the bytes held for incomplete frames across connections; false when that is over the bound. */
   changeBuffered(delta: number): boolean;
-  /** Called with the API key and version after each dispatched request, so the engine can answer without waiting for a tick. */
-  onRequest(apiKey: number, apiVersion: number): void;
+  /** Called with the API key after each dispatched request, so the engine can answer without waiting for a tick. */
+  onRequest(apiKey: number): void;
+  /** Whether to log each request's API, version and client id. */
+  readonly logRequests: boolean;
 }
 
 export class ClientConnection {
@@ -124,7 +126,10 @@ export class ClientConnection {
       return;
     }
     const name = requestName(header);
-    this.host.onRequest(header.requestApiKey, header.requestApiVersion);
+    this.host.onRequest(header.requestApiKey);
+    if (this.host.logRequests) {
+      this.host.state.log(`request ${findApi(header.requestApiKey)?.name ?? header.requestApiKey} v${header.requestApiVersion} from ${header.clientId ?? ''}`);
+    }
     this.tail = this.tail
       .then(() => response)
       .then(

@@ -25,6 +25,8 @@ export interface KafkaServerOptions {
   log?: (line: string) => void;
   /** Kafka's max.connections: connections past it are refused with a log line; default 500. */
   maxConnections?: number;
+  /** Logs every request's API, version and client id ("request JoinGroup v9 from java-group"), to see what clients negotiate; default off. */
+  logRequests?: boolean;
   /** Kafka's connections.max.idle.ms: a connection with no traffic for this long is closed; default 600000. */
   connectionsMaxIdleMs?: number;
   /** Kafka's socket.request.max.bytes: a larger declared request size closes the connection; default 104857600. */
@@ -66,8 +68,6 @@ export class SimKafkaServer implements ServerState {
   readonly transactions: ServerTransactions;
   private requestCount = 0;
   private readonly requestCountByApi = new Map<number, number>();
-  /** Per API key, a bit per version a request came in at (versions are below 31). */
-  private readonly versionsByApi = new Map<number, number>();
   private readonly logLine: (line: string) => void;
   private readonly connectionHost: ConnectionHost;
   private readonly maxConnections: number;
@@ -95,14 +95,14 @@ export class SimKafkaServer implements ServerState {
       state: this,
       maxFrameBytes: positiveInteger('socketRequestMaxBytes', options.socketRequestMaxBytes ?? MAX_FRAME_BYTES),
       idleMs: positiveInteger('connectionsMaxIdleMs', options.connectionsMaxIdleMs ?? DEFAULT_CONNECTIONS_MAX_IDLE_MS),
+      logRequests: options.logRequests ?? false,
       changeBuffered: (delta) => {
         this.bufferedBytes += delta;
         return this.bufferedBytes <= this.maxBufferedBytes;
       },
-      onRequest: (apiKey, apiVersion) => {
+      onRequest: (apiKey) => {
         this.requestCount++;
         this.requestCountByApi.set(apiKey, (this.requestCountByApi.get(apiKey) ?? 0) + 1);
-        this.versionsByApi.set(apiKey, (this.versionsByApi.get(apiKey) ?? 0) | (1 << apiVersion));
         this.queueTick();
       },
     };
@@ -126,12 +126,6 @@ export class SimKafkaServer implements ServerState {
   /** Requests of one API (by key) read and dispatched since the server started. */
   requestsHandledOf(apiKey: number): number {
     return this.requestCountByApi.get(apiKey) ?? 0;
-  }
-
-  /** The versions requests of one API came in at, ascending: what clients negotiated (checked by the real-client tests). */
-  requestVersionsOf(apiKey: number): number[] {
-    const bits = this.versionsByApi.get(apiKey) ?? 0;
-    return Array.from({ length: 31 }, (_, v) => v).filter((v) => (bits & (1 << v)) !== 0);
   }
 
   log(line: string): void {
