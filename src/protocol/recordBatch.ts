@@ -411,3 +411,25 @@ export function summarizeProducedBatches(bytes: Uint8Array): { records: number; 
   }
   return { records, transactional };
 }
+
+/**
+ * The records of one whole batch as a broker reads a producer's (LogValidator): the CRC checked, then records read
+ * until the declared count or the end of the bytes, whichever comes first, so the caller can tell a count the
+ * records do not bear out (and bytes left after the last record) from a malformed record, which throws.
+ */
+export function readProducedRecords(frame: Uint8Array, options: DecodeOptions = {}): { header: RecordBatchHeader; records: BatchRecord[]; bytesLeft: number } {
+  const header = readHeader(new ByteReader(frame, 0, Math.min(frame.length, HEADER_SIZE)));
+  if (frame.length !== LOG_OVERHEAD + header.batchLength) {
+    throw new ProtocolError(`record batch at offset ${header.baseOffset}: ${frame.length} bytes, its length says ${LOG_OVERHEAD + header.batchLength}`);
+  }
+  const actualCrc = crc32c(frame, ATTRIBUTES_OFFSET);
+  if (actualCrc !== header.crc) {
+    throw new ProtocolError(`record batch at offset ${header.baseOffset}: CRC ${actualCrc} does not match the stored ${header.crc}`);
+  }
+  const reader = new ByteReader(recordsBytes(frame, header, options));
+  const records: BatchRecord[] = [];
+  while (records.length < header.recordCount && reader.remaining > 0) {
+    records.push(readRecord(reader, header));
+  }
+  return { header, records, bytesLeft: reader.remaining };
+}

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { OFFSETS_TOPIC, offsetsPartitionFor } from '../protocol/offsetsPartition';
 import type { BrokerRef, ClusterInfo } from '../model/types';
 import { PartitionLog } from './partitionLog';
@@ -15,6 +16,8 @@ export const MAX_CLUSTER_PARTITIONS = 100_000;
 
 export interface SimTopic {
   readonly name: string;
+  /** Kafka's topic id (Uuid.toString(): 22 characters of URL-safe base64), stable for the topic's life. */
+  readonly topicId: string;
   readonly internal: boolean;
   readonly partitions: PartitionLog[];
   /** Leader broker id of each partition. */
@@ -51,6 +54,7 @@ export class SimCluster {
   readonly brokers: BrokerRef[];
   readonly clusterId: string;
   private readonly topics = new Map<string, SimTopic>();
+  private readonly topicsById = new Map<string, SimTopic>();
   private userPartitions = 0;
 
   constructor(
@@ -92,6 +96,11 @@ export class SimCluster {
 
   topic(name: string): SimTopic | undefined {
     return this.topics.get(name);
+  }
+
+  /** The topic with this topic id (requests of Fetch v13+, Produce v13+, OffsetCommit v10+ name topics by id). */
+  topicById(topicId: string): SimTopic | undefined {
+    return this.topicsById.get(topicId);
   }
 
   /** The topic, or an error naming the topics that exist. */
@@ -144,14 +153,25 @@ export class SimCluster {
     const start = this.random.nextInt(this.brokers.length);
     const topic: SimTopic = {
       name,
+      topicId: topicIdFor(this.clusterId, name),
       internal,
       partitions: Array.from({ length: partitions }, () => new PartitionLog()),
       leaders: Array.from({ length: partitions }, (_, p) => this.brokers[(start + p) % this.brokers.length].nodeId),
     };
     this.topics.set(name, topic);
+    this.topicsById.set(topic.topicId, topic);
     if (!internal) {
       this.userPartitions += partitions;
     }
     return topic;
   }
+}
+
+/**
+ * A topic id derived from the cluster id and the topic name, so a scenario's topics keep their ids
+ * from run to run without drawing on the seeded random sequence (topics are never deleted, so a
+ * name is never reused). Never Kafka's reserved ZERO_UUID or METADATA_TOPIC_ID: a hash does not hit them.
+ */
+export function topicIdFor(clusterId: string, name: string): string {
+  return createHash('sha256').update(`${clusterId}\u0000${name}`).digest().subarray(0, 16).toString('base64url');
 }

@@ -136,8 +136,30 @@ export class PartitionLog {
     return base;
   }
 
+  /**
+   * Appends records stamped one by one (a producer's CreateTime), in offset order; returns the base
+   * offset. Records no newer than the newest so far share its slot, as they leave the time index as it is.
+   */
+  appendStamped(timestamps: readonly number[]): number {
+    const base = this.hw;
+    for (const timestamp of timestamps) {
+      this.append(1, timestamp);
+    }
+    return base;
+  }
+
   /** First offset whose timestamp is >= `timestamp`, or null when every record is older (ListOffsets returns -1). */
   offsetForTimestamp(timestamp: number): number | null {
+    return this.timestampAndOffsetFor(timestamp)?.offset ?? null;
+  }
+
+  /**
+   * As a broker's time index answers ListOffsets by timestamp: the first record whose timestamp is
+   * >= `timestamp`, with that record's timestamp; null when every record is older. The slots keep
+   * a running maximum, so the first slot reaching the target starts at exactly that record, and
+   * its maximum is the record's own timestamp.
+   */
+  timestampAndOffsetFor(timestamp: number): { offset: number; timestamp: number } | null {
     let lo = this.firstLiveBatch;
     let hi = this.batchCount;
     while (lo < hi) {
@@ -151,7 +173,16 @@ export class PartitionLog {
     if (lo === this.batchCount) {
       return null;
     }
-    return Math.max(this.baseOffsets[lo], this.startOffset);
+    return { offset: Math.max(this.baseOffsets[lo], this.startOffset), timestamp: this.maxTimestamps[lo] };
+  }
+
+  /** The first record with the log's largest timestamp, and that timestamp (ListOffsets MAX_TIMESTAMP); null for an empty log. */
+  maxTimestampAndOffset(): { offset: number; timestamp: number } | null {
+    const last = this.batchCount - 1;
+    if (last < this.firstLiveBatch) {
+      return null;
+    }
+    return { offset: Math.max(this.baseOffsets[last], this.startOffset), timestamp: this.maxTimestamps[last] };
   }
 
   /** Timestamp of the newest record, or null for an empty log. */

@@ -5,7 +5,7 @@
  */
 import type { CommittedOffset, GroupAdmin, GroupDeletion, OffsetDeletion, PartitionLogOffsets, PartitionResult, StaticMemberRemoval } from '../model/groupAdmin';
 import type { GroupState, TopicPartition } from '../model/types';
-import { groupBy } from '../kafka/collections';
+import { groupBy } from '../model/collections';
 import { compareTopicPartitions } from '../offsets/topicPartitions';
 import type { KafkaErrorCode } from './errors';
 import type { DeleteGroupsResponse, LeaveGroupResponse, OffsetCommitResponse, OffsetDeleteResponse, OffsetFetchResponse, Respond } from './protocol';

@@ -6,11 +6,13 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { supportedApis } from '../../src/simulator/server/apis';
 import { SimKafkaServer } from '../../src/simulator/server/kafkaServer';
 import { describeSimGroup } from '../../src/simulator/groupView';
 import { Simulation } from '../../src/simulator/simulation';
 import { KcatMember, requireKcat } from './kcatMember';
-import { JavaMember, brokerEnv, javaTestClasspath, waitFor } from './support';
+import { JavaMember, brokerEnv, createTopics, javaTestClasspath, waitFor } from './support';
 import { errorMessage } from '../../src/protocol/errors';
 
 const TOPIC = 'orders';
@@ -86,7 +88,8 @@ describe('simulator Kafka server with kcat and Java clients', function () {
     for (const log of topic.partitions) {
       log.append(RECORDS, sim.now);
     }
-    server = new SimKafkaServer(sim, { log: (line) => serverLog.push(line) });
+    // Every request's version is logged, to check what the Java client negotiates.
+    server = new SimKafkaServer(sim, { log: (line) => serverLog.push(line), logRequests: true });
     await server.start();
     bootstrap = server.bootstrapServers.join(',');
   });
@@ -106,8 +109,10 @@ describe('simulator Kafka server with kcat and Java clients', function () {
     return member;
   };
 
+  const problems = (): string => serverLog.filter((l) => !l.startsWith('request ')).join('\n');
+
   const kcatState = (groupId: string, members: readonly KcatMember[]) => (): string =>
-    `${describeState(sim, groupId, members.map((k, i) => ({ name: `kcat ${i + 1} (${k.memberId ?? 'no member id'})`, view: k.assignment.join(',') })))}\nserver log: ${serverLog.join('\n')}`;
+    `${describeState(sim, groupId, members.map((k, i) => ({ name: `kcat ${i + 1} (${k.memberId ?? 'no member id'})`, view: k.assignment.join(',') })))}\nserver log: ${problems()}`;
 
   it('kcat cooperative-sticky members: incremental rebalances, each holding what the engine assigned', async () => {
     const group = 'kcat-cooperative';
@@ -188,7 +193,7 @@ describe('simulator Kafka server with kcat and Java clients', function () {
     const lines = await runJava('TxnRoundTrip', [bootstrap, 'payments', TOPIC, 'java-eos', 'java-txn']);
     const value = (key: string): string => {
       const line = lines.find((l) => l.startsWith(`${key} `));
-      assert.ok(line, `no ${key} line in:\n${lines.join('\n')}\nserver log: ${serverLog.join('\n')}`);
+      assert.ok(line, `no ${key} line in:\n${lines.join('\n')}\nserver log: ${problems()}`);
       return line.slice(key.length + 1);
     };
     assert.ok(['COMMITTED', 'ABORTED', 'OPEN', 'DONE'].every((step) => lines.includes(step)), lines.join('\n'));
@@ -204,11 +209,93 @@ describe('simulator Kafka server with kcat and Java clients', function () {
     const offsets = describeSimGroup(sim, 'java-eos').offsets.find((o) => o.topic === TOPIC && o.partition === 0);
     assert.equal(offsets?.committedOffset, 4);
   });
+
+  it('Java kafka-clients 4.x rejoin and close reasons reach the coordinator\'s causes as a broker logs them', async () => {
+    const group = 'java-reasons';
+    const member = new JavaMember({ ...brokerEnv(), bootstrap }, { groupId: group, topics: [TOPIC], protocol: 'classic' });
+    running.push(member);
+    const causes = (): string[] => sim.events.forGroup(group).map((e) => `${e.kind}: ${e.cause ?? ''}`);
+    const state = (): string => `${causes().join('\n')}\njava: ${member.log}\nserver log: ${problems()}`;
+    // JoinGroup v4+: the first join is answered MEMBER_ID_REQUIRED and the client rejoins saying why (v8+).
+    await waitUntil('the Java member to join with its rejoin reason', () => engineGroup(sim, group).state === 'Stable' && causes().some((c) => c.includes('client reason: need to re-join with the given member-id: ')), state);
+    // A heartbeat too (heartbeat.interval.ms 3 s), so the version check below sees the Java client's Heartbeat.
+    await waitUntil('a Java heartbeat', () => serverLog.some((line) => /^request Heartbeat v\d+ from java-/.test(line)), state);
+    await member.stop();
+    running.splice(running.indexOf(member), 1);
+    await waitUntil('its LeaveGroup with the close reason', () => causes().includes('member-left: the consumer is being closed'), state);
+  });
+
+  it('kafka-consumer-groups --reset-offsets --to-datetime gives the offsets a real broker gives for the same records', async () => {
+    const topic = 'stamped';
+    const t = Date.UTC(2026, 0, 1);
+    // Partition 0 in time order, 1 out of order, 2 all older than the target: a broker gives 4, 2 and the end offset 10.
+    const stamps = [
+      [-4, -3, -2, -1, 0, 1, 2, 3].map((s) => t + s * 1000),
+      [-2, -1, 5, -3, 1, 2].map((s) => t + s * 1000),
+      Array.from({ length: 10 }, (_, i) => t - (20 - i) * 1000),
+    ];
+    const specs = stamps.map((list, partition) => `${partition}:${list.join(',')}`);
+    sim.cluster.createTopic(topic, 3);
+    await createTopics([{ topic, numPartitions: 3 }]);
+    const env = brokerEnv();
+    for (const target of [bootstrap, env.bootstrap]) {
+      const done = await runJava('StampedProducer', [target, topic, ...specs]);
+      assert.ok(done.includes('DONE'), done.join('\n'));
+    }
+    // Run asynchronously: the simulator's server answers from this process's event loop.
+    const reset = async (target: string): Promise<string[]> => {
+      const lines = await runJavaClass(`${env.lib}${path.sep}*`, 'org.apache.kafka.tools.consumer.group.ConsumerGroupCommand', [
+        '--bootstrap-server', target, '--group', 'stamped-reset', '--topic', topic, '--reset-offsets', '--to-datetime', '2026-01-01T00:00:00.000Z', '--dry-run',
+      ]);
+      const rows = lines
+        .map((line) => line.split(/\s+/))
+        .filter((cols) => cols.length === 4 && cols[1] === topic)
+        .map((cols) => `${cols[2]}:${cols[3]}`)
+        .sort();
+      assert.equal(rows.length, 3, `ConsumerGroupCommand against ${target}:\n${lines.join('\n')}\nserver log: ${problems()}`);
+      return rows;
+    };
+    const fromBroker = await reset(env.bootstrap);
+    assert.deepEqual(fromBroker, ['0:4', '1:2', '2:10'], 'the real broker');
+    assert.deepEqual(await reset(bootstrap), fromBroker, 'the simulator\'s server');
+  });
+
+  it('the Java client negotiates no API below the newest version both it and the server have', async () => {
+    // The kafka-clients jar's own latest versions (4.4.0's are Kafka 4.4's; an older client's are lower).
+    const client = new Map(
+      (await runJava('ClientApiVersions', []))
+        .map((line) => line.split(' '))
+        .filter((cols) => cols.length === 2)
+        .map(([name, version]) => [name, Number(version)]),
+    );
+    const served = new Map(supportedApis().map((api) => [api.name, api.maxVersion]));
+    // "request JoinGroup v9 from java-classic": librdkafka (kcat, client id rdkafka) negotiates by its own maxima.
+    const highest = new Map<string, number>();
+    for (const line of serverLog) {
+      const match = /^request (\w+) v(\d+) from (.*)$/.exec(line);
+      if (match && match[3] !== 'rdkafka') {
+        highest.set(match[1], Math.max(highest.get(match[1]) ?? -1, Number(match[2])));
+      }
+    }
+    for (const api of ['ApiVersions', 'Metadata', 'FindCoordinator', 'JoinGroup', 'SyncGroup', 'Heartbeat', 'LeaveGroup', 'OffsetCommit', 'OffsetFetch', 'Fetch', 'ListOffsets', 'Produce', 'InitProducerId', 'EndTxn', 'TxnOffsetCommit', 'DescribeGroups']) {
+      assert.ok(highest.has(api), `no Java ${api} request seen (seen: ${[...highest].map(([k, v]) => `${k} v${v}`).join(', ')})`);
+    }
+    // Where the Java client itself stops below Kafka 4.4's newest: OffsetCommit and OffsetFetch v10 name topics by id,
+    // which only the KIP-848 consumer uses; the classic consumer names them (v9).
+    const javaCaps = new Map([['OffsetCommit', 9], ['OffsetFetch', 9]]);
+    const below = [...highest].filter(([api, version]) => version < Math.min(served.get(api) ?? 0, client.get(api) ?? 0, javaCaps.get(api) ?? Infinity));
+    assert.deepEqual(below.map(([api, version]) => `${api} v${version} (served up to v${served.get(api) ?? '?'})`), []);
+  });
 });
 
 /** Runs a class from test/kafka/java to its end and returns its output lines. */
 function runJava(className: string, args: string[]): Promise<string[]> {
-  const child = spawn('java', ['-Xmx128m', '-XX:TieredStopAtLevel=1', '-cp', javaTestClasspath(brokerEnv().lib, className), className, ...args]);
+  return runJavaClass(javaTestClasspath(brokerEnv().lib, className), className, args);
+}
+
+/** Runs a Java main class to its end (exit 0 expected) and returns its output lines, stdout and stderr together. */
+function runJavaClass(classpath: string, className: string, args: string[]): Promise<string[]> {
+  const child = spawn('java', ['-Xmx128m', '-XX:TieredStopAtLevel=1', '-cp', classpath, className, ...args]);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

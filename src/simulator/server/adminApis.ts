@@ -1,115 +1,108 @@
 /** Group administration: ListGroups, DescribeGroups, DeleteGroups and OffsetDelete over the engine's coordinator. */
-import { ByteReader, ByteWriter } from '../../kafka/protocol/wire';
-import type {
-  DeleteGroupsRequest,
-  DeleteGroupsResponse,
-  DescribedGroup,
-  DescribeGroupsRequest,
-  DescribeGroupsResponse,
-  ListGroupsRequest,
-  ListGroupsResponse,
-  OffsetDeleteRequest,
-  OffsetDeleteResponse,
-} from '../protocol';
-import { ask, expectEnd, type ApiDefinition, type RequestContext } from './context';
-import { wireErrorCode } from './errorCodes';
+import { errorCodeOf } from '../../protocol/errorCodes';
+import { DeleteGroupsRequest, type DeleteGroupsRequestData } from '../../protocol/messages/deleteGroupsRequest';
+import { DeleteGroupsResponse, type DeleteGroupsResponseData } from '../../protocol/messages/deleteGroupsResponse';
+import { DescribeGroupsRequest, type DescribeGroupsRequestData } from '../../protocol/messages/describeGroupsRequest';
+import { DescribeGroupsResponse, type DescribeGroupsResponseData, type DescribedGroup as WireDescribedGroup } from '../../protocol/messages/describeGroupsResponse';
+import { ListGroupsRequest, type ListGroupsRequestData } from '../../protocol/messages/listGroupsRequest';
+import { ListGroupsResponse, type ListGroupsResponseData } from '../../protocol/messages/listGroupsResponse';
+import { OffsetDeleteRequest, type OffsetDeleteRequestData } from '../../protocol/messages/offsetDeleteRequest';
+import { OffsetDeleteResponse, type OffsetDeleteResponseData } from '../../protocol/messages/offsetDeleteResponse';
+import type { DeleteGroupsResponse as EngineDeleteResponse, DescribedGroup, DescribeGroupsResponse as EngineDescribeResponse, ListGroupsResponse as EngineListResponse, OffsetDeleteResponse as EngineOffsetDeleteResponse } from '../protocol';
+import { ask, defineApi, type ApiDefinition, type RequestContext } from './context';
 import { coordinatorError } from './groupApis';
 import { assignmentToWire, subscriptionToWire } from './memberProtocol';
 
 /** DescribeGroups v3+: authorized operations were not asked for. */
 const OPERATIONS_NOT_REQUESTED = -2147483648;
+/** The only group type the simulator has (Kafka's Group.GroupType.CLASSIC). */
+const CLASSIC = 'classic';
 
 function ownGroup(ctx: RequestContext, groupId: string): boolean {
   return coordinatorError(ctx, groupId) === 'NONE';
 }
 
-/** Each broker lists only the groups it coordinates; clients ask every broker and merge. */
-async function listGroups(r: ByteReader, ctx: RequestContext): Promise<Buffer> {
-  expectEnd(r, 'ListGroups');
+/**
+ * Each broker lists only the groups it coordinates; clients ask every broker and merge. The state
+ * (v4+) and type (v5+) filters compare case-insensitively, as Kafka's GroupMetadataManager does.
+ */
+async function listGroups(request: ListGroupsRequestData, ctx: RequestContext): Promise<ListGroupsResponseData> {
   const coordinator = ctx.server.simulation.coordinator;
-  const response = await ask<ListGroupsRequest, ListGroupsResponse>((q, a) => coordinator.listGroups(q, a), {});
-  const groups = response.groups.filter((g) => ownGroup(ctx, g.groupId));
-  const w = new ByteWriter();
-  if (ctx.apiVersion >= 1) {
-    w.int32(0);
-  }
-  return w
-    .int16(wireErrorCode(response.errorCode))
-    .array(groups, (gw, g) => gw.string(g.groupId).string(g.protocolType))
-    .toBuffer();
+  const response = await ask<object, EngineListResponse>((q, a) => coordinator.listGroups(q, a), {});
+  const states = new Set((request.statesFilter ?? []).map((s) => s.toLowerCase()));
+  const types = new Set((request.typesFilter ?? []).map((t) => t.toLowerCase()));
+  const groups = response.groups.filter(
+    (g) => ownGroup(ctx, g.groupId) && (states.size === 0 || states.has(g.groupState.toLowerCase())) && (types.size === 0 || types.has(CLASSIC)),
+  );
+  return {
+    throttleTimeMs: 0,
+    errorCode: errorCodeOf(response.errorCode),
+    groups: groups.map((g) => ({ groupId: g.groupId, protocolType: g.protocolType, groupState: g.groupState, groupType: CLASSIC })),
+  };
 }
 
 function notCoordinatedHere(groupId: string): DescribedGroup {
   return { errorCode: 'NOT_COORDINATOR', groupId, groupState: 'Dead', protocolType: '', protocolData: '', members: [] };
 }
 
-async function describeGroups(r: ByteReader, ctx: RequestContext): Promise<Buffer> {
-  const v = ctx.apiVersion;
-  const groupIds = r.array((g) => g.string());
-  if (v >= 3) {
-    r.boolean(); // include authorized operations: the simulator has no ACLs
-  }
-  expectEnd(r, 'DescribeGroups');
-  const own = groupIds.filter((id) => ownGroup(ctx, id));
-  const coordinator = ctx.server.simulation.coordinator;
-  const described = own.length > 0 ? (await ask<DescribeGroupsRequest, DescribeGroupsResponse>((q, a) => coordinator.describeGroups(q, a), { groups: own })).groups : [];
-  const groups = groupIds.map((id) => described.find((g) => g.groupId === id) ?? notCoordinatedHere(id));
-  const w = new ByteWriter();
-  if (v >= 1) {
-    w.int32(0);
-  }
-  return w
-    .array(groups, (gw, g) => {
-      gw.int16(wireErrorCode(g.errorCode)).string(g.groupId).string(g.groupState).string(g.protocolType).string(g.protocolData);
-      // Kafka sends member metadata and assignments only while the group is Stable.
-      const stable = g.groupState === 'Stable';
-      gw.array(g.members, (mw, m) => {
-        mw.string(m.memberId);
-        if (v >= 4) {
-          mw.string(m.groupInstanceId);
-        }
-        mw.string(m.clientId).string(m.clientHost);
-        mw.bytes(stable && m.metadata ? subscriptionToWire(m.metadata) : Buffer.alloc(0));
-        mw.bytes(stable ? assignmentToWire(m.assignment) : Buffer.alloc(0));
-      });
-      if (v >= 3) {
-        gw.int32(OPERATIONS_NOT_REQUESTED);
-      }
-    })
-    .toBuffer();
+function describedToWire(g: DescribedGroup, v: number): WireDescribedGroup {
+  // v6 (KIP-1043) answers a group that does not exist with GROUP_ID_NOT_FOUND; before, a Dead group with no error.
+  const missing = v >= 6 && g.errorCode === 'NONE' && g.groupState === 'Dead';
+  // Kafka sends member metadata and assignments only while the group is Stable.
+  const stable = g.groupState === 'Stable';
+  return {
+    errorCode: errorCodeOf(missing ? 'GROUP_ID_NOT_FOUND' : g.errorCode),
+    ...(missing ? { errorMessage: `Group ${g.groupId} not found.` } : {}),
+    groupId: g.groupId,
+    groupState: g.groupState,
+    protocolType: g.protocolType,
+    protocolData: g.protocolData,
+    members: g.members.map((m) => ({
+      memberId: m.memberId,
+      groupInstanceId: m.groupInstanceId,
+      clientId: m.clientId,
+      clientHost: m.clientHost,
+      memberMetadata: stable && m.metadata ? subscriptionToWire(m.metadata) : new Uint8Array(0),
+      memberAssignment: stable ? assignmentToWire(m.assignment) : new Uint8Array(0),
+    })),
+    ...(v >= 3 ? { authorizedOperations: OPERATIONS_NOT_REQUESTED } : {}),
+  };
 }
 
-async function deleteGroups(r: ByteReader, ctx: RequestContext): Promise<Buffer> {
-  const groupIds = r.array((g) => g.string());
-  expectEnd(r, 'DeleteGroups');
-  const own = groupIds.filter((id) => ownGroup(ctx, id));
+async function describeGroups(request: DescribeGroupsRequestData, ctx: RequestContext): Promise<DescribeGroupsResponseData> {
+  const own = request.groups.filter((id) => ownGroup(ctx, id));
   const coordinator = ctx.server.simulation.coordinator;
-  const results = own.length > 0 ? (await ask<DeleteGroupsRequest, DeleteGroupsResponse>((q, a) => coordinator.deleteGroups(q, a), { groupsNames: own })).results : [];
-  return new ByteWriter()
-    .int32(0)
-    .array(groupIds, (gw, id) => gw.string(id).int16(wireErrorCode(results.find((x) => x.groupId === id)?.errorCode ?? 'NOT_COORDINATOR')))
-    .toBuffer();
+  const described = own.length > 0 ? (await ask<{ groups: string[] }, EngineDescribeResponse>((q, a) => coordinator.describeGroups(q, a), { groups: own })).groups : [];
+  const groups = request.groups.map((id) => described.find((g) => g.groupId === id) ?? notCoordinatedHere(id));
+  return { throttleTimeMs: 0, groups: groups.map((g) => describedToWire(g, ctx.apiVersion)) };
 }
 
-async function offsetDelete(r: ByteReader, ctx: RequestContext): Promise<Buffer> {
-  const groupId = r.string();
-  const topics = r.array((t) => ({ name: t.string(), partitions: t.array((p) => p.int32()) }));
-  expectEnd(r, 'OffsetDelete');
-  const routing = coordinatorError(ctx, groupId);
+async function deleteGroups(request: DeleteGroupsRequestData, ctx: RequestContext): Promise<DeleteGroupsResponseData> {
+  const own = request.groupsNames.filter((id) => ownGroup(ctx, id));
   const coordinator = ctx.server.simulation.coordinator;
-  const response: OffsetDeleteResponse = routing !== 'NONE' ? { errorCode: routing, topics: [] } : await ask<OffsetDeleteRequest, OffsetDeleteResponse>((q, a) => coordinator.offsetDelete(q, a), { groupId, topics });
-  return new ByteWriter()
-    .int16(wireErrorCode(response.errorCode))
-    .int32(0)
-    .array(response.topics, (tw, t) => {
-      tw.string(t.name).array(t.partitions, (pw, p) => pw.int32(p.partition).int16(wireErrorCode(p.errorCode)));
-    })
-    .toBuffer();
+  const results = own.length > 0 ? (await ask<{ groupsNames: string[] }, EngineDeleteResponse>((q, a) => coordinator.deleteGroups(q, a), { groupsNames: own })).results : [];
+  return {
+    throttleTimeMs: 0,
+    results: request.groupsNames.map((groupId) => ({ groupId, errorCode: errorCodeOf(results.find((x) => x.groupId === groupId)?.errorCode ?? 'NOT_COORDINATOR') })),
+  };
+}
+
+async function offsetDelete(request: OffsetDeleteRequestData, ctx: RequestContext): Promise<OffsetDeleteResponseData> {
+  const routing = coordinatorError(ctx, request.groupId);
+  const coordinator = ctx.server.simulation.coordinator;
+  const topics = request.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => p.partitionIndex) }));
+  const response: EngineOffsetDeleteResponse =
+    routing !== 'NONE' ? { errorCode: routing, topics: [] } : await ask((q, a) => coordinator.offsetDelete(q, a), { groupId: request.groupId, topics });
+  return {
+    errorCode: errorCodeOf(response.errorCode),
+    throttleTimeMs: 0,
+    topics: response.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partition, errorCode: errorCodeOf(p.errorCode) })) })),
+  };
 }
 
 export const ADMIN_APIS: readonly ApiDefinition[] = [
-  { key: 15, name: 'DescribeGroups', minVersion: 0, maxVersion: 4, handle: describeGroups },
-  { key: 16, name: 'ListGroups', minVersion: 0, maxVersion: 2, handle: listGroups },
-  { key: 42, name: 'DeleteGroups', minVersion: 0, maxVersion: 1, handle: deleteGroups },
-  { key: 47, name: 'OffsetDelete', minVersion: 0, maxVersion: 0, handle: offsetDelete },
+  defineApi({ key: 15, name: 'DescribeGroups', minVersion: 0, maxVersion: 6, request: DescribeGroupsRequest, response: DescribeGroupsResponse, handle: describeGroups }),
+  defineApi({ key: 16, name: 'ListGroups', minVersion: 0, maxVersion: 5, request: ListGroupsRequest, response: ListGroupsResponse, handle: listGroups }),
+  defineApi({ key: 42, name: 'DeleteGroups', minVersion: 0, maxVersion: 3, request: DeleteGroupsRequest, response: DeleteGroupsResponse, handle: deleteGroups }),
+  defineApi({ key: 47, name: 'OffsetDelete', minVersion: 0, maxVersion: 0, request: OffsetDeleteRequest, response: OffsetDeleteResponse, handle: offsetDelete }),
 ];

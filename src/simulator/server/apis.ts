@@ -1,43 +1,46 @@
 /** Every API the server answers, with ApiVersions built from the same table. */
-import { ByteReader, ByteWriter } from '../../kafka/protocol/wire';
+import { ApiKeys } from '../../protocol/messages/apis';
+import { ApiVersionsRequest } from '../../protocol/messages/apiVersionsRequest';
+import { ApiVersionsResponse, type ApiVersionsResponseData } from '../../protocol/messages/apiVersionsResponse';
+import { encodeResponse } from '../../protocol/headers';
+import { errorCodeOf } from '../../protocol/errorCodes';
 import { ADMIN_APIS } from './adminApis';
 import { CLUSTER_APIS } from './clusterApis';
-import { expectEnd, type ApiDefinition, type RequestContext } from './context';
+import { defineApi, type ApiDefinition } from './context';
 import { DATA_APIS } from './dataApis';
-import { NO_ERROR, UNSUPPORTED_VERSION } from './errorCodes';
 import { GROUP_APIS } from './groupApis';
 import { PRODUCER_APIS } from './producerApis';
 
-export const API_VERSIONS_KEY = 18;
-const API_VERSIONS_MAX = 2;
+export const API_VERSIONS_KEY = ApiKeys.ApiVersions;
 
-function apiVersionsBody(errorCode: number, withThrottle: boolean): Buffer {
-  const w = new ByteWriter().int16(errorCode).array(API_TABLE, (aw, api) => aw.int16(api.key).int16(api.minVersion).int16(api.maxVersion));
-  return (withThrottle ? w.int32(0) : w).toBuffer();
+function apiVersionsBody(errorCode: number): ApiVersionsResponseData {
+  return {
+    errorCode,
+    apiKeys: API_TABLE.map((api) => ({ apiKey: api.key, minVersion: api.minVersion, maxVersion: api.maxVersion })),
+    throttleTimeMs: 0,
+  };
 }
 
-function apiVersions(r: ByteReader, ctx: RequestContext): Buffer {
-  // v0-v2 requests have no body.
-  expectEnd(r, 'ApiVersions');
-  return apiVersionsBody(NO_ERROR, ctx.apiVersion >= 1);
-}
+const API_VERSIONS = defineApi({
+  key: API_VERSIONS_KEY,
+  name: 'ApiVersions',
+  minVersion: 0,
+  maxVersion: 5,
+  request: ApiVersionsRequest,
+  response: ApiVersionsResponse,
+  handle: () => apiVersionsBody(0),
+});
 
 /**
- * The answer to ApiVersions at a version above ours (Java sends v4, librdkafka v3): a v0 body with
- * UNSUPPORTED_VERSION and our ranges, after which clients retry at a version we have (KIP-511).
+ * The answer to ApiVersions at a version above ours: a v0 response with UNSUPPORTED_VERSION and our
+ * ranges, after which clients retry at a version we have (KIP-511). The body is not read, since its
+ * layout is unknown.
  */
-export function unsupportedApiVersionsBody(): Buffer {
-  return apiVersionsBody(UNSUPPORTED_VERSION, false);
+export function unsupportedApiVersionsResponse(correlationId: number): Uint8Array {
+  return encodeResponse(ApiVersionsResponse, 0, correlationId, apiVersionsBody(errorCodeOf('UNSUPPORTED_VERSION')));
 }
 
-const API_TABLE: readonly ApiDefinition[] = [
-  ...DATA_APIS,
-  ...CLUSTER_APIS,
-  ...GROUP_APIS,
-  ...ADMIN_APIS,
-  ...PRODUCER_APIS,
-  { key: API_VERSIONS_KEY, name: 'ApiVersions', minVersion: 0, maxVersion: API_VERSIONS_MAX, handle: apiVersions },
-].sort((a, b) => a.key - b.key);
+const API_TABLE: readonly ApiDefinition[] = [...DATA_APIS, ...CLUSTER_APIS, ...GROUP_APIS, ...ADMIN_APIS, ...PRODUCER_APIS, API_VERSIONS].sort((a, b) => a.key - b.key);
 
 export function findApi(key: number): ApiDefinition | undefined {
   return API_TABLE.find((api) => api.key === key);

@@ -1,22 +1,25 @@
 /** Metadata, FindCoordinator and CreateTopics: where topics, partitions and coordinators live. */
-import { ByteReader, ByteWriter } from '../../kafka/protocol/wire';
-import { MAX_CLUSTER_PARTITIONS, validateTopicName, type SimTopic } from '../cluster';
-import { expectEnd, readNullableArray, type ApiDefinition, type BrokerEndpoint, type RequestContext } from './context';
-import { COORDINATOR_NOT_AVAILABLE, NO_ERROR, UNKNOWN_TOPIC_OR_PARTITION } from './errorCodes';
+import { errorCodeOf } from '../../protocol/errorCodes';
 import { errorMessage } from '../../protocol/errors';
+import { CreateTopicsRequest, type CreatableTopic, type CreateTopicsRequestData } from '../../protocol/messages/createTopicsRequest';
+import { CreateTopicsResponse, type CreatableTopicResult, type CreateTopicsResponseData } from '../../protocol/messages/createTopicsResponse';
+import { FindCoordinatorRequest, type FindCoordinatorRequestData } from '../../protocol/messages/findCoordinatorRequest';
+import { FindCoordinatorResponse, type Coordinator, type FindCoordinatorResponseData } from '../../protocol/messages/findCoordinatorResponse';
+import { MetadataRequest, type MetadataRequestData } from '../../protocol/messages/metadataRequest';
+import { MetadataResponse, type MetadataResponseData, type MetadataResponseTopic } from '../../protocol/messages/metadataResponse';
+import { MAX_CLUSTER_PARTITIONS, validateTopicName, type SimTopic } from '../cluster';
+import { defineApi, type ApiDefinition, type RequestContext } from './context';
+import { ZERO_UUID } from './topicIds';
 
-const INVALID_TOPIC_EXCEPTION = 17;
-const TOPIC_ALREADY_EXISTS = 36;
-const INVALID_PARTITIONS = 37;
-const POLICY_VIOLATION = 44;
 /** Kafka's ReplicationControlManager.MAX_PARTITIONS_PER_BATCH: partitions one CreateTopics request may ask for. */
 const MAX_PARTITIONS_PER_REQUEST = 10_000;
 /** num.partitions, what auto-created topics get. */
 const DEFAULT_PARTITIONS = 1;
-
-function endpointOf(ctx: RequestContext, nodeId: number): BrokerEndpoint | undefined {
-  return ctx.server.endpoints().find((e) => e.nodeId === nodeId);
-}
+/** Every simulated partition has one replica. */
+const REPLICATION_FACTOR = 1;
+/** FindCoordinator key types (CoordinatorType): share-group coordinators (2) are not modelled. */
+const GROUP_KEY = 0;
+const TRANSACTION_KEY = 1;
 
 /** An unknown topic is created when the client allows it (auto.create.topics.enable is on, as in Kafka's default). */
 function resolveTopic(ctx: RequestContext, name: string, autoCreate: boolean): SimTopic | number {
@@ -26,110 +29,108 @@ function resolveTopic(ctx: RequestContext, name: string, autoCreate: boolean): S
     return existing;
   }
   if (!autoCreate) {
-    return UNKNOWN_TOPIC_OR_PARTITION;
+    return errorCodeOf('UNKNOWN_TOPIC_OR_PARTITION');
   }
   try {
     validateTopicName(name);
     ctx.server.simulation.createTopic(name, DEFAULT_PARTITIONS);
   } catch (error) {
     ctx.server.log(`metadata: cannot auto-create topic "${name}": ${errorMessage(error)}`);
-    return INVALID_TOPIC_EXCEPTION;
+    return errorCodeOf('INVALID_TOPIC_EXCEPTION');
   }
   return cluster.requireTopic(name);
 }
 
-function metadata(r: ByteReader, ctx: RequestContext): Buffer {
+function topicMetadata(name: string | null, topic: SimTopic | number, requestedId: string): MetadataResponseTopic {
+  if (typeof topic === 'number') {
+    return { errorCode: topic, name, topicId: requestedId, isInternal: false, partitions: [] };
+  }
+  return {
+    errorCode: 0,
+    name: topic.name,
+    topicId: topic.topicId,
+    isInternal: topic.internal,
+    partitions: topic.leaders.map((leader, partitionIndex) => ({
+      errorCode: 0,
+      partitionIndex,
+      leaderId: leader,
+      leaderEpoch: 0,
+      replicaNodes: [leader],
+      isrNodes: [leader],
+      offlineReplicas: [],
+    })),
+  };
+}
+
+function metadata(request: MetadataRequestData, ctx: RequestContext): MetadataResponseData {
   const v = ctx.apiVersion;
-  const requested = v >= 1 ? readNullableArray(r, (t) => t.string()) : r.array((t) => t.string());
-  const autoCreate = v >= 4 ? r.boolean() : true;
-  expectEnd(r, 'Metadata');
   const cluster = ctx.server.simulation.cluster;
+  const autoCreate = request.allowAutoTopicCreation ?? true;
   // v0 asks for every topic with an empty list, v1+ with null.
-  const topics: Array<{ name: string; topic: SimTopic | number }> =
-    requested === null || (v === 0 && requested.length === 0)
-      ? cluster.userTopics().map((topic) => ({ name: topic.name, topic }))
-    : requested.map((name) => ({ name, topic: resolveTopic(ctx, name, autoCreate) }));
-
-  const w = new ByteWriter();
-  if (v >= 3) {
-    w.int32(0);
-  }
-  w.array(ctx.server.endpoints(), (bw, b) => {
-    bw.int32(b.nodeId).string(b.host).int32(b.port);
-    if (v >= 1) {
-      bw.string(null);
-    }
-  });
-  if (v >= 2) {
-    w.string(cluster.clusterId);
-  }
-  if (v >= 1) {
-    w.int32(cluster.describe().controllerId ?? -1);
-  }
-  w.array(topics, (tw, { name, topic }) => {
-    const error = typeof topic === 'number' ? topic : NO_ERROR;
-    tw.int16(error).string(name);
-    if (v >= 1) {
-      tw.boolean(typeof topic !== 'number' && topic.internal);
-    }
-    const leaders = typeof topic === 'number' ? [] : topic.leaders;
-    tw.array(leaders.map((leader, index) => ({ leader, index })), (pw, { leader, index }) => {
-      pw.int16(NO_ERROR).int32(index).int32(leader);
-      pw.array([leader], (rw, id) => rw.int32(id)); // replicas: replication factor 1
-      pw.array([leader], (iw, id) => iw.int32(id)); // isr
-      if (v >= 5) {
-        pw.array([], () => undefined);
-      }
-    });
-  });
-  return w.toBuffer();
+  const everyTopic = request.topics === null || (v === 0 && request.topics.length === 0);
+  const topics = everyTopic
+    ? cluster.userTopics().map((topic) => topicMetadata(topic.name, topic, topic.topicId))
+    : (request.topics ?? []).map((t) => {
+        if (t.name === null) {
+          // v12+ may name a topic by id alone.
+          const byId = t.topicId === undefined ? undefined : cluster.topicById(t.topicId);
+          return topicMetadata(null, byId ?? errorCodeOf('UNKNOWN_TOPIC_ID'), t.topicId ?? ZERO_UUID);
+        }
+        return topicMetadata(t.name, resolveTopic(ctx, t.name, autoCreate), ZERO_UUID);
+      });
+  return {
+    throttleTimeMs: 0,
+    brokers: ctx.server.endpoints().map((b) => ({ nodeId: b.nodeId, host: b.host, port: b.port, rack: null })),
+    clusterId: cluster.clusterId,
+    controllerId: cluster.describe().controllerId ?? -1,
+    topics,
+    errorCode: 0,
+  };
 }
 
-function findCoordinator(r: ByteReader, ctx: RequestContext): Buffer {
-  const v = ctx.apiVersion;
-  const key = r.string();
-  if (v >= 1) {
-    r.int8(); // key type: groups and transactional ids hash onto the same 50 partitions
+function coordinatorFor(ctx: RequestContext, key: string, keyType: number): Coordinator {
+  if (keyType !== GROUP_KEY && keyType !== TRANSACTION_KEY) {
+    return { key, nodeId: -1, host: '', port: -1, errorCode: errorCodeOf('INVALID_REQUEST'), errorMessage: `key type ${keyType} is not served: the simulator has group and transaction coordinators only` };
   }
-  expectEnd(r, 'FindCoordinator');
+  // Groups and transactional ids hash onto the same 50 partitions here.
   const nodeId = ctx.server.simulation.cluster.coordinatorFor(key).nodeId;
-  const endpoint = endpointOf(ctx, nodeId);
-  const w = new ByteWriter();
-  if (v >= 1) {
-    w.int32(0);
+  const endpoint = ctx.server.endpoints().find((e) => e.nodeId === nodeId);
+  if (!endpoint) {
+    return { key, nodeId: -1, host: '', port: -1, errorCode: errorCodeOf('COORDINATOR_NOT_AVAILABLE'), errorMessage: `broker ${nodeId} is not listening` };
   }
-  w.int16(endpoint ? NO_ERROR : COORDINATOR_NOT_AVAILABLE);
-  if (v >= 1) {
-    w.string(endpoint ? null : `broker ${nodeId} is not listening`);
+  return { key, nodeId, host: endpoint.host, port: endpoint.port, errorCode: 0, errorMessage: null };
+}
+
+function findCoordinator(request: FindCoordinatorRequestData, ctx: RequestContext): FindCoordinatorResponseData {
+  const keyType = request.keyType ?? GROUP_KEY;
+  if (ctx.apiVersion >= 4) {
+    // v4+ (KIP-699) asks for many keys at once.
+    return { throttleTimeMs: 0, coordinators: (request.coordinatorKeys ?? []).map((key) => coordinatorFor(ctx, key, keyType)) };
   }
-  return w.int32(endpoint ? nodeId : -1).string(endpoint?.host ?? '').int32(endpoint?.port ?? -1).toBuffer();
+  const found = coordinatorFor(ctx, request.key ?? '', keyType);
+  return {
+    throttleTimeMs: 0,
+    errorCode: found.errorCode,
+    ...(ctx.apiVersion >= 1 ? { errorMessage: found.errorMessage } : {}),
+    nodeId: found.nodeId,
+    host: found.host,
+    port: found.port,
+  };
 }
 
-interface TopicCreation {
-  name: string;
-  partitions: number;
-}
-
-function readTopicCreation(r: ByteReader): TopicCreation {
-  const name = r.string();
-  const partitions = r.int32();
-  r.int16(); // replication factor: every simulated partition has one replica
-  r.array((a) => ({ partition: a.int32(), brokers: a.array((b) => b.int32()) }));
-  r.array((c) => ({ name: c.string(), value: c.nullableString() }));
-  return { name, partitions };
-}
-
-function createTopic(ctx: RequestContext, topic: TopicCreation, validateOnly: boolean): { error: number; message: string | null } {
-  const partitions = topic.partitions === -1 ? DEFAULT_PARTITIONS : topic.partitions;
-  if (ctx.server.simulation.cluster.topic(topic.name)) {
-    return { error: TOPIC_ALREADY_EXISTS, message: `Topic '${topic.name}' already exists.` };
+function createTopic(ctx: RequestContext, topic: CreatableTopic, validateOnly: boolean): CreatableTopicResult {
+  const partitions = topic.numPartitions === -1 ? DEFAULT_PARTITIONS : topic.numPartitions;
+  const failed = (error: string, message: string): CreatableTopicResult => ({ name: topic.name, errorCode: errorCodeOf(error), errorMessage: message, numPartitions: -1, replicationFactor: -1, configs: null });
+  const cluster = ctx.server.simulation.cluster;
+  if (cluster.topic(topic.name)) {
+    return failed('TOPIC_ALREADY_EXISTS', `Topic '${topic.name}' already exists.`);
   }
   if (!Number.isInteger(partitions) || partitions < 1) {
-    return { error: INVALID_PARTITIONS, message: `Number of partitions must be larger than 0, got ${partitions}.` };
+    return failed('INVALID_PARTITIONS', `Number of partitions must be larger than 0, got ${partitions}.`);
   }
-  const room = ctx.server.simulation.cluster.partitionRoom();
+  const room = cluster.partitionRoom();
   if (partitions > room) {
-    return { error: POLICY_VIOLATION, message: `The simulator holds at most ${MAX_CLUSTER_PARTITIONS} partitions; ${room} are left, ${partitions} requested.` };
+    return failed('POLICY_VIOLATION', `The simulator holds at most ${MAX_CLUSTER_PARTITIONS} partitions; ${room} are left, ${partitions} requested.`);
   }
   try {
     validateTopicName(topic.name);
@@ -137,39 +138,31 @@ function createTopic(ctx: RequestContext, topic: TopicCreation, validateOnly: bo
       ctx.server.simulation.createTopic(topic.name, partitions);
     }
   } catch (error) {
-    return { error: INVALID_TOPIC_EXCEPTION, message: errorMessage(error) };
+    return failed('INVALID_TOPIC_EXCEPTION', errorMessage(error));
   }
-  return { error: NO_ERROR, message: null };
+  return {
+    name: topic.name,
+    topicId: cluster.topic(topic.name)?.topicId ?? ZERO_UUID,
+    errorCode: 0,
+    errorMessage: null,
+    numPartitions: partitions,
+    replicationFactor: REPLICATION_FACTOR,
+    configs: [],
+  };
 }
 
-function createTopics(r: ByteReader, ctx: RequestContext): Buffer {
-  const v = ctx.apiVersion;
-  const topics = r.array(readTopicCreation);
-  r.int32(); // timeout
-  const validateOnly = v >= 1 ? r.boolean() : false;
-  expectEnd(r, 'CreateTopics');
+function createTopics(request: CreateTopicsRequestData, ctx: RequestContext): CreateTopicsResponseData {
   // As Kafka's controller: past the per-request bound no topic is created, each is answered POLICY_VIOLATION.
-  const requested = topics.reduce((sum, t) => sum + (t.partitions === -1 ? DEFAULT_PARTITIONS : Math.max(0, t.partitions)), 0);
-  const results =
+  const requested = request.topics.reduce((sum, t) => sum + (t.numPartitions === -1 ? DEFAULT_PARTITIONS : Math.max(0, t.numPartitions)), 0);
+  const topics =
     requested > MAX_PARTITIONS_PER_REQUEST
-      ? topics.map((topic) => ({ name: topic.name, error: POLICY_VIOLATION, message: 'Excessively large number of partitions per request.' }))
-      : topics.map((topic) => ({ name: topic.name, ...createTopic(ctx, topic, validateOnly) }));
-  const w = new ByteWriter();
-  if (v >= 2) {
-    w.int32(0);
-  }
-  return w
-    .array(results, (tw, result) => {
-      tw.string(result.name).int16(result.error);
-      if (v >= 1) {
-        tw.string(result.message);
-      }
-    })
-    .toBuffer();
+      ? request.topics.map((topic): CreatableTopicResult => ({ name: topic.name, errorCode: errorCodeOf('POLICY_VIOLATION'), errorMessage: 'Excessively large number of partitions per request.', numPartitions: -1, replicationFactor: -1, configs: null }))
+      : request.topics.map((topic) => createTopic(ctx, topic, request.validateOnly));
+  return { throttleTimeMs: 0, topics };
 }
 
 export const CLUSTER_APIS: readonly ApiDefinition[] = [
-  { key: 3, name: 'Metadata', minVersion: 0, maxVersion: 6, handle: metadata },
-  { key: 10, name: 'FindCoordinator', minVersion: 0, maxVersion: 2, handle: findCoordinator },
-  { key: 19, name: 'CreateTopics', minVersion: 0, maxVersion: 4, handle: createTopics },
+  defineApi({ key: 3, name: 'Metadata', minVersion: 0, maxVersion: 13, request: MetadataRequest, response: MetadataResponse, handle: metadata }),
+  defineApi({ key: 10, name: 'FindCoordinator', minVersion: 0, maxVersion: 6, request: FindCoordinatorRequest, response: FindCoordinatorResponse, handle: findCoordinator }),
+  defineApi({ key: 19, name: 'CreateTopics', minVersion: 2, maxVersion: 7, request: CreateTopicsRequest, response: CreateTopicsResponse, handle: createTopics }),
 ];

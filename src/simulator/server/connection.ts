@@ -4,12 +4,13 @@
  * the server and the other connections carry on.
  */
 import type { Socket } from 'node:net';
-import { ByteReader, ByteWriter } from '../../kafka/protocol/wire';
-import { API_VERSIONS_KEY, findApi, unsupportedApiVersionsBody } from './apis';
+import { ByteReader } from '../../protocol/byteReader';
+import { errorMessage } from '../../protocol/errors';
+import { readRequestHeader } from '../../protocol/headers';
+import { RequestHeader, type RequestHeaderData } from '../../protocol/messages/requestHeader';
+import { API_VERSIONS_KEY, findApi, unsupportedApiVersionsResponse } from './apis';
 import type { ServerState } from './context';
 import { FrameReader } from './frameReader';
-import { readRequestHeader, type RequestHeader } from './requestHeader';
-import { errorMessage } from '../../protocol/errors';
 
 /** What a connection needs from its server beyond the handlers' ServerState. */
 export interface ConnectionHost {
@@ -22,6 +23,8 @@ export interface ConnectionHost {
   changeBuffered(delta: number): boolean;
   /** Called with the API key after each dispatched request, so the engine can answer without waiting for a tick. */
   onRequest(apiKey: number): void;
+  /** Whether to log each request's API, version and client id. */
+  readonly logRequests: boolean;
 }
 
 export class ClientConnection {
@@ -112,25 +115,27 @@ export class ClientConnection {
   }
 
   private handle(frame: Buffer): void {
-    let header: RequestHeader | undefined;
-    let response: Promise<Buffer | null>;
+    let header: RequestHeaderData | undefined;
+    let response: Promise<Uint8Array | null>;
     try {
-      const r = new ByteReader(frame, 'request');
-      header = readRequestHeader(r);
-      response = Promise.resolve(this.dispatch(header, r));
+      // Key, version, correlation id and client id open every header version (v2 adds tagged fields after them).
+      header = RequestHeader.read(new ByteReader(frame), 1);
+      response = this.dispatch(header, frame);
     } catch (error) {
       this.close(`${header ? `${requestName(header)}: ` : ''}${errorMessage(error)}`);
       return;
     }
-    const { correlationId } = header;
     const name = requestName(header);
-    this.host.onRequest(header.apiKey);
+    this.host.onRequest(header.requestApiKey);
+    if (this.host.logRequests) {
+      this.host.state.log(`request ${findApi(header.requestApiKey)?.name ?? header.requestApiKey} v${header.requestApiVersion} from ${header.clientId ?? ''}`);
+    }
     this.tail = this.tail
       .then(() => response)
       .then(
-        (body) => {
-          if (body !== null) {
-            this.write(correlationId, body);
+        (bytes) => {
+          if (bytes !== null) {
+            this.write(bytes);
           }
         },
         (error: unknown) => this.close(`${name}: ${errorMessage(error)}`),
@@ -139,36 +144,41 @@ export class ClientConnection {
       .catch((error: unknown) => this.close(`${name}: writing the response failed: ${errorMessage(error)}`));
   }
 
-  private dispatch(header: RequestHeader, r: ByteReader): Promise<Buffer | null> | Buffer | null {
-    const api = findApi(header.apiKey);
+  private dispatch(header: RequestHeaderData, frame: Buffer): Promise<Uint8Array | null> {
+    const api = findApi(header.requestApiKey);
     if (!api) {
-      throw new Error(`unknown API key ${header.apiKey}`);
+      throw new Error(`unknown API key ${header.requestApiKey}`);
     }
-    if (header.apiVersion < api.minVersion || header.apiVersion > api.maxVersion) {
-      if (header.apiKey === API_VERSIONS_KEY && header.apiVersion > api.maxVersion) {
-        return unsupportedApiVersionsBody();
+    const version = header.requestApiVersion;
+    if (version < api.minVersion || version > api.maxVersion) {
+      if (header.requestApiKey === API_VERSIONS_KEY && version > api.maxVersion) {
+        return Promise.resolve(unsupportedApiVersionsResponse(header.correlationId));
       }
-      throw new Error(`version ${header.apiVersion} is not supported (${api.minVersion}..${api.maxVersion})`);
+      throw new Error(`version ${version} is not supported (${api.minVersion}..${api.maxVersion})`);
     }
-    return api.handle(r, {
+    const reader = new ByteReader(frame);
+    readRequestHeader(reader);
+    return api.serve(reader, header.correlationId, {
       server: this.host.state,
       nodeId: this.nodeId,
-      apiVersion: header.apiVersion,
-      clientId: header.clientId,
+      apiVersion: version,
+      clientId: header.clientId ?? '',
       clientHost: `/${this.socket.remoteAddress ?? 'unknown'}`,
       onConnectionClose: (listener) => this.onClose(listener),
     });
   }
 
-  private write(correlationId: number, body: Buffer): void {
+  private write(response: Uint8Array): void {
     if (!this.open) {
       return;
     }
-    this.socket.write(new ByteWriter().int32(4 + body.length).int32(correlationId).raw(body).toBuffer());
+    const size = Buffer.alloc(4);
+    size.writeInt32BE(response.length);
+    this.socket.write(Buffer.concat([size, response]));
   }
 }
 
-function requestName(header: RequestHeader): string {
-  return `${findApi(header.apiKey)?.name ?? `API ${header.apiKey}`} v${header.apiVersion} (correlation ${header.correlationId})`;
+function requestName(header: RequestHeaderData): string {
+  return `${findApi(header.requestApiKey)?.name ?? `API ${header.requestApiKey}`} v${header.requestApiVersion} (correlation ${header.correlationId})`;
 }
 

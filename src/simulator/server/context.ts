@@ -1,5 +1,8 @@
 /** What every API handler gets: the simulation, the listening brokers, and who sent the request. */
-import { ByteReader, ProtocolDecodeError } from '../../kafka/protocol/wire';
+import type { ByteReader } from '../../protocol/byteReader';
+import { ProtocolError } from '../../protocol/errors';
+import { encodeResponse } from '../../protocol/headers';
+import type { MessageCodec } from '../../protocol/runtime';
 import type { Respond } from '../protocol';
 import type { Simulation } from '../simulation';
 import type { ServerTransactions } from './transactions';
@@ -36,41 +39,47 @@ export interface RequestContext {
   onConnectionClose(listener: () => void): () => void;
 }
 
-/** Reads the request body after the header; returns the response body, or null when none is sent (acks=0). */
-export type ApiHandler = (r: ByteReader, ctx: RequestContext) => Promise<Buffer | null> | Buffer | null;
+/** One API as the server serves it: the generated codecs of its request and response, and what answers it. */
+export interface ApiHandler<Req, Res> {
+  key: number;
+  name: string;
+  /** The versions served: Kafka 4.4's range, cut where a version needs what the simulator does not model. */
+  minVersion: number;
+  maxVersion: number;
+  request: MessageCodec<Req>;
+  response: MessageCodec<Res>;
+  /** The response, or null when none is sent (Produce with acks=0). */
+  handle(request: Req, ctx: RequestContext): Promise<Res | null> | Res | null;
+}
 
+/** An API with its types erased, for the server's table: reads the body, answers with the whole response (header included). */
 export interface ApiDefinition {
   key: number;
   name: string;
   minVersion: number;
   maxVersion: number;
-  handle: ApiHandler;
+  serve(body: ByteReader, correlationId: number, ctx: RequestContext): Promise<Uint8Array | null>;
+}
+
+export function defineApi<Req, Res>(api: ApiHandler<Req, Res>): ApiDefinition {
+  return {
+    key: api.key,
+    name: api.name,
+    minVersion: api.minVersion,
+    maxVersion: api.maxVersion,
+    serve: async (body, correlationId, ctx) => {
+      const request = api.request.read(body, ctx.apiVersion);
+      if (body.remaining !== 0) {
+        // A longer body means the version was misread (or the request was tampered with).
+        throw new ProtocolError(`${api.name}: ${body.remaining} unexpected byte(s) after the request body`);
+      }
+      const response = await api.handle(request, ctx);
+      return response === null ? null : encodeResponse(api.response, ctx.apiVersion, correlationId, response);
+    },
+  };
 }
 
 /** A coordinator call as a promise: the engine answers through its event queue. */
 export function ask<Req, Res>(call: (request: Req, respond: Respond<Res>) => void, request: Req): Promise<Res> {
   return new Promise((resolve) => call(request, resolve));
-}
-
-/** Classic nullable ARRAY: null for count -1. */
-export function readNullableArray<T>(r: ByteReader, readItem: (r: ByteReader) => T): T[] | null {
-  const count = r.int32();
-  if (count < 0) {
-    return null;
-  }
-  if (count > r.remaining) {
-    throw new ProtocolDecodeError(`array of ${count} items cannot fit in ${r.remaining} bytes`);
-  }
-  const items: T[] = [];
-  for (let i = 0; i < count; i++) {
-    items.push(readItem(r));
-  }
-  return items;
-}
-
-/** Rejects bytes left after the last field: a longer body means the version was misread. */
-export function expectEnd(r: ByteReader, api: string): void {
-  if (r.remaining !== 0) {
-    throw new ProtocolDecodeError(`${api}: ${r.remaining} unexpected byte(s) after the request body`);
-  }
 }

@@ -1,95 +1,128 @@
 /**
- * ListOffsets, Produce and Fetch over the simulated partition logs. Logs store record counts, so
- * Produce appends as many records as the batches hold and Fetch writes one generated record per
- * visible offset, as an uncompressed record batch v2.
+ * ListOffsets, Produce and Fetch over the simulated partition logs. Logs store record counts and a
+ * time index, so Produce appends as many records as the batches hold, each with its producer
+ * timestamp (CreateTime: the simulator has no topic configs, so no LogAppendTime), and Fetch
+ * writes one generated record per visible offset, as an uncompressed record batch v2.
  */
-import { ByteReader, ByteWriter } from '../../kafka/protocol/wire';
+import { errorCodeOf } from '../../protocol/errorCodes';
+import { FetchRequest, type FetchPartition, type FetchRequestData } from '../../protocol/messages/fetchRequest';
+import { FetchResponse, type FetchableTopicResponse, type FetchResponseData } from '../../protocol/messages/fetchResponse';
+import { ListOffsetsRequest, type ListOffsetsPartition, type ListOffsetsRequestData } from '../../protocol/messages/listOffsetsRequest';
+import { ListOffsetsResponse, type ListOffsetsPartitionResponse, type ListOffsetsResponseData } from '../../protocol/messages/listOffsetsResponse';
+import { ProduceRequest, type ProduceRequestData } from '../../protocol/messages/produceRequest';
+import { ProduceResponse, type PartitionProduceResponse, type ProduceResponseData } from '../../protocol/messages/produceResponse';
+import { encodeControlBatch, encodeRecordBatch, type NewRecord } from '../../protocol/recordBatch';
 import type { ScheduledTask } from '../clock';
+import type { SimTopic } from '../cluster';
 import type { PartitionLog } from '../partitionLog';
 import type { IsolationLevel } from '../transactionIndex';
-import { expectEnd, type ApiDefinition, type RequestContext } from './context';
-import { INVALID_TXN_STATE, NO_ERROR, NOT_LEADER_OR_FOLLOWER, OFFSET_OUT_OF_RANGE, UNKNOWN_TOPIC_OR_PARTITION } from './errorCodes';
+import { defineApi, type ApiDefinition, type RequestContext } from './context';
 import { readProducedBatches, RejectedBatches, type ProducedBatches } from './producedBatches';
-import { encodeControlBatch, encodeRecordBatch, simulatedValue, type OutgoingRecord } from './recordBatch';
 import { partitionEntry } from './transactions';
+import { ZERO_UUID } from './topicIds';
 
+const NO_ERROR = 0;
+const UNKNOWN_TOPIC_OR_PARTITION = errorCodeOf('UNKNOWN_TOPIC_OR_PARTITION');
+const UNKNOWN_TOPIC_ID = errorCodeOf('UNKNOWN_TOPIC_ID');
+const NOT_LEADER_OR_FOLLOWER = errorCodeOf('NOT_LEADER_OR_FOLLOWER');
+const OFFSET_OUT_OF_RANGE = errorCodeOf('OFFSET_OUT_OF_RANGE');
+const INVALID_TXN_STATE = errorCodeOf('INVALID_TXN_STATE');
 /** The log cannot take the records (here: its offsets would pass 2^53 - 1). */
-const KAFKA_STORAGE_ERROR = 56;
-const EARLIEST_TIMESTAMP = -2;
-const LATEST_TIMESTAMP = -1;
+const KAFKA_STORAGE_ERROR = errorCodeOf('KAFKA_STORAGE_ERROR');
+
+/** ListOffsets special timestamps (ListOffsetsRequest). */
+const LATEST_TIMESTAMP = -1n;
+const EARLIEST_TIMESTAMP = -2n;
+const MAX_TIMESTAMP = -3n;
+const EARLIEST_LOCAL_TIMESTAMP = -4n;
+const LATEST_TIERED_TIMESTAMP = -5n;
+const EARLIEST_PENDING_UPLOAD_TIMESTAMP = -6n;
+/** RecordBatch.NO_TIMESTAMP. */
+const NO_TIMESTAMP = -1n;
 /** Upper bound on records in one fetched partition, whatever partition_max_bytes allows. */
 const MAX_RECORDS_PER_PARTITION = 500;
 /** A generous estimate of one generated record's size in a batch, to honour partition_max_bytes. */
 const RECORD_SIZE_ESTIMATE = 64;
 
-function isolationOf(level: number): IsolationLevel {
+function isolationOf(level: number | undefined): IsolationLevel {
   return level === 1 ? 'read_committed' : 'read_uncommitted';
 }
 
+/** The deterministic value of a simulated record: where it sits. */
+export function simulatedValue(topic: string, partition: number, offset: number): Buffer {
+  return Buffer.from(`${topic}/${partition}@${offset}`, 'utf8');
+}
+
+/** The topic a request names, by id from the versions that use topic ids (else by name); an error code when unknown. */
+function namedTopic(ctx: RequestContext, byId: boolean, name: string | undefined, topicId: string | undefined): SimTopic | number {
+  const cluster = ctx.server.simulation.cluster;
+  if (byId) {
+    return (topicId === undefined ? undefined : cluster.topicById(topicId)) ?? UNKNOWN_TOPIC_ID;
+  }
+  const topic = cluster.topic(name ?? '');
+  return topic ?? UNKNOWN_TOPIC_OR_PARTITION;
+}
+
 /** The partition's log if this broker leads it, else the error code to answer with. */
-function ledPartition(ctx: RequestContext, topic: string, partition: number): PartitionLog | number {
-  const simTopic = ctx.server.simulation.cluster.topic(topic);
-  const log = simTopic?.partitions[partition];
-  if (!simTopic || !log) {
+function ledPartition(ctx: RequestContext, topic: SimTopic | number, partition: number): PartitionLog | number {
+  if (typeof topic === 'number') {
+    return topic;
+  }
+  const log = topic.partitions[partition];
+  if (!log) {
     return UNKNOWN_TOPIC_OR_PARTITION;
   }
-  return simTopic.leaders[partition] === ctx.nodeId ? log : NOT_LEADER_OR_FOLLOWER;
+  return topic.leaders[partition] === ctx.nodeId ? log : NOT_LEADER_OR_FOLLOWER;
 }
 
 // ------------------------------------------------------------------ ListOffsets
 
-function listedOffset(log: PartitionLog, timestamp: number, isolation: IsolationLevel): number {
-  if (timestamp === EARLIEST_TIMESTAMP) {
-    return log.logStartOffset;
+/**
+ * What a broker's log answers (UnifiedLog.fetchOffsetByTimestamp, then Partition's cap at the last
+ * fetchable offset): earliest and latest with no timestamp, MAX_TIMESTAMP the first record with the
+ * largest timestamp, a timestamp the first record at or after it, with its own timestamp. The
+ * simulator has no tiered storage: the local log is the whole log, and nothing is tiered or pending upload.
+ */
+function listedOffset(log: PartitionLog, target: bigint, isolation: IsolationLevel): { offset: bigint; timestamp: bigint } {
+  const lastFetchable = isolation === 'read_committed' ? log.lastStableOffset : log.highWatermark;
+  switch (target) {
+    case EARLIEST_TIMESTAMP:
+    case EARLIEST_LOCAL_TIMESTAMP:
+      return { offset: BigInt(log.logStartOffset), timestamp: NO_TIMESTAMP };
+    case LATEST_TIMESTAMP:
+      return { offset: BigInt(lastFetchable), timestamp: NO_TIMESTAMP };
+    case LATEST_TIERED_TIMESTAMP:
+    case EARLIEST_PENDING_UPLOAD_TIMESTAMP:
+      return { offset: -1n, timestamp: NO_TIMESTAMP };
+    default: {
+      const found = target === MAX_TIMESTAMP ? log.maxTimestampAndOffset() : log.timestampAndOffsetFor(Number(target));
+      return found !== null && found.offset < lastFetchable ? { offset: BigInt(found.offset), timestamp: BigInt(found.timestamp) } : { offset: -1n, timestamp: NO_TIMESTAMP };
+    }
   }
-  if (timestamp === LATEST_TIMESTAMP) {
-    return isolation === 'read_committed' ? log.lastStableOffset : log.highWatermark;
-  }
-  return log.offsetForTimestamp(timestamp) ?? -1;
 }
 
-function listOffsets(r: ByteReader, ctx: RequestContext): Buffer {
-  const v = ctx.apiVersion;
-  r.int32(); // replica id
-  const isolation = isolationOf(v >= 2 ? r.int8() : 0);
-  const topics = r.array((t) => ({
-    name: t.string(),
-    partitions: t.array((p) => {
-      const partition = p.int32();
-      if (v >= 4) {
-        p.int32(); // current leader epoch
-      }
-      return { partition, timestamp: p.int64() };
-    }),
-  }));
-  expectEnd(r, 'ListOffsets');
-  const w = new ByteWriter();
-  if (v >= 2) {
-    w.int32(0);
-  }
-  return w
-    .array(topics, (tw, t) => {
-      tw.string(t.name).array(t.partitions, (pw, p) => {
-        const log = ledPartition(ctx, t.name, p.partition);
-        const offset = typeof log === 'number' ? -1 : listedOffset(log, p.timestamp, isolation);
-        // The logs keep no per-record timestamps, so the found record's timestamp is reported unknown.
-        pw.int32(p.partition).int16(typeof log === 'number' ? log : NO_ERROR).int64(-1).int64(offset);
-        if (v >= 4) {
-          pw.int32(0);
-        }
-      });
-    })
-    .toBuffer();
+function listPartition(ctx: RequestContext, topic: string, p: ListOffsetsPartition, isolation: IsolationLevel): ListOffsetsPartitionResponse {
+  const log = ledPartition(ctx, namedTopic(ctx, false, topic, undefined), p.partitionIndex);
+  const found = typeof log === 'number' ? { offset: -1n, timestamp: NO_TIMESTAMP } : listedOffset(log, p.timestamp, isolation);
+  return {
+    partitionIndex: p.partitionIndex,
+    errorCode: typeof log === 'number' ? log : NO_ERROR,
+    timestamp: found.timestamp,
+    offset: found.offset,
+    // Partitions never move, so every leader epoch is 0.
+    ...(ctx.apiVersion >= 4 ? { leaderEpoch: typeof log === 'number' ? -1 : 0 } : {}),
+  };
+}
+
+function listOffsets(request: ListOffsetsRequestData, ctx: RequestContext): ListOffsetsResponseData {
+  const isolation = isolationOf(request.isolationLevel);
+  return {
+    throttleTimeMs: 0,
+    topics: request.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => listPartition(ctx, t.name, p, isolation)) })),
+  };
 }
 
 // ------------------------------------------------------------------ Produce
-
-interface ProduceResult {
-  partition: number;
-  error: number;
-  baseOffset: number;
-  logStartOffset: number;
-}
 
 /**
  * Transactional batches go through the engine's producer of their transactional id, and only to
@@ -112,110 +145,55 @@ function appendTransactional(ctx: RequestContext, transactionalId: string | null
   return NO_ERROR;
 }
 
-function produce(r: ByteReader, ctx: RequestContext): Buffer | null {
-  const v = ctx.apiVersion;
-  const transactionalId = r.nullableString();
-  const acks = r.int16();
-  r.int32(); // timeout
-  const topics = r.array((t) => ({ name: t.string(), partitions: t.array((p) => ({ partition: p.int32(), records: p.nullableBytes() ?? Buffer.alloc(0) })) }));
-  expectEnd(r, 'Produce');
-  const now = ctx.server.simulation.now;
-  const results = topics.map((t) => ({
-    name: t.name,
-    partitions: t.partitions.map((p): ProduceResult => {
-      const log = ledPartition(ctx, t.name, p.partition);
-      if (typeof log === 'number') {
-        return { partition: p.partition, error: log, baseOffset: -1, logStartOffset: -1 };
-      }
-      let produced: ProducedBatches;
-      try {
-        produced = readProducedBatches(p.records);
-      } catch (error) {
-        if (!(error instanceof RejectedBatches)) {
-          throw error;
-        }
-        ctx.server.log(`Produce to ${t.name}-${p.partition} from ${ctx.clientId}: refused (${error.message})`);
-        return { partition: p.partition, error: error.errorCode, baseOffset: -1, logStartOffset: -1 };
-      }
-      if (!Number.isSafeInteger(log.highWatermark + produced.records)) {
-        // Offsets are exact only to 2^53 - 1: past it an append would be acknowledged and lost.
-        ctx.server.log(`Produce to ${t.name}-${p.partition}: the log is at offset ${log.highWatermark}, the last the simulator can count to exactly`);
-        return { partition: p.partition, error: KAFKA_STORAGE_ERROR, baseOffset: -1, logStartOffset: -1 };
-      }
-      if (produced.transactional) {
-        const error = appendTransactional(ctx, transactionalId, t.name, p.partition, produced);
-        return error === NO_ERROR ? { partition: p.partition, error, baseOffset: log.highWatermark - produced.records, logStartOffset: log.logStartOffset } : { partition: p.partition, error, baseOffset: -1, logStartOffset: -1 };
-      }
-      const baseOffset = log.append(produced.records, now);
-      return { partition: p.partition, error: NO_ERROR, baseOffset, logStartOffset: log.logStartOffset };
-    }),
-  }));
-  if (acks === 0) {
-    return null;
+function failedProduce(index: number, errorCode: number): PartitionProduceResponse {
+  return { index, errorCode, baseOffset: -1n, logAppendTimeMs: -1n, logStartOffset: -1n };
+}
+
+function producePartition(ctx: RequestContext, transactionalId: string | null, topic: SimTopic | number, index: number, records: Uint8Array | null): PartitionProduceResponse {
+  const log = ledPartition(ctx, topic, index);
+  if (typeof log === 'number' || typeof topic === 'number') {
+    return failedProduce(index, typeof log === 'number' ? log : UNKNOWN_TOPIC_OR_PARTITION);
   }
-  const w = new ByteWriter().array(results, (tw, t) => {
-    tw.string(t.name).array(t.partitions, (pw, p) => {
-      pw.int32(p.partition).int16(p.error).int64(p.baseOffset);
-      if (v >= 2) {
-        pw.int64(-1); // log append time: topics use create time
-      }
-      if (v >= 5) {
-        pw.int64(p.logStartOffset);
-      }
-    });
+  let produced: ProducedBatches;
+  try {
+    produced = readProducedBatches(records ?? new Uint8Array(0));
+  } catch (error) {
+    if (!(error instanceof RejectedBatches)) {
+      throw error;
+    }
+    ctx.server.log(`Produce to ${topic.name}-${index} from ${ctx.clientId}: refused (${error.message})`);
+    return failedProduce(index, error.errorCode);
+  }
+  if (!Number.isSafeInteger(log.highWatermark + produced.records)) {
+    // Offsets are exact only to 2^53 - 1: past it an append would be acknowledged and lost.
+    ctx.server.log(`Produce to ${topic.name}-${index}: the log is at offset ${log.highWatermark}, the last the simulator can count to exactly`);
+    return failedProduce(index, KAFKA_STORAGE_ERROR);
+  }
+  if (produced.transactional) {
+    const error = appendTransactional(ctx, transactionalId, topic.name, index, produced);
+    return error === NO_ERROR
+      ? { index, errorCode: error, baseOffset: BigInt(log.highWatermark - produced.records), logAppendTimeMs: -1n, logStartOffset: BigInt(log.logStartOffset) }
+      : failedProduce(index, error);
+  }
+  const baseOffset = log.appendStamped(produced.timestamps);
+  // logAppendTimeMs -1: the topic uses CreateTime.
+  return { index, errorCode: NO_ERROR, baseOffset: BigInt(baseOffset), logAppendTimeMs: -1n, logStartOffset: BigInt(log.logStartOffset) };
+}
+
+function produce(request: ProduceRequestData, ctx: RequestContext): ProduceResponseData | null {
+  // v13 (KIP-516) names topics by id.
+  const byId = ctx.apiVersion >= 13;
+  const responses = request.topicData.map((t) => {
+    const topic = namedTopic(ctx, byId, t.name, t.topicId);
+    return {
+      ...(byId ? { topicId: t.topicId ?? ZERO_UUID } : { name: t.name ?? '' }),
+      partitionResponses: t.partitionData.map((p) => producePartition(ctx, request.transactionalId, topic, p.index, p.records)),
+    };
   });
-  return w.int32(0).toBuffer();
+  return request.acks === 0 ? null : { responses, throttleTimeMs: 0 };
 }
 
 // ------------------------------------------------------------------ Fetch
-
-interface FetchPartitionRequest {
-  partition: number;
-  fetchOffset: number;
-  maxBytes: number;
-}
-
-interface FetchRequest {
-  maxWaitMs: number;
-  isolation: IsolationLevel;
-  topics: Array<{ name: string; partitions: FetchPartitionRequest[] }>;
-}
-
-function readFetch(r: ByteReader, v: number): FetchRequest {
-  r.int32(); // replica id
-  const maxWaitMs = r.int32();
-  r.int32(); // min bytes: any record answers a held fetch
-  if (v >= 3) {
-    r.int32(); // max bytes
-  }
-  const isolation = isolationOf(v >= 4 ? r.int8() : 0);
-  if (v >= 7) {
-    r.int32(); // session id: sessions are not kept, every fetch is a full fetch
-    r.int32(); // session epoch
-  }
-  const topics = r.array((t) => ({
-    name: t.string(),
-    partitions: t.array((p): FetchPartitionRequest => {
-      const partition = p.int32();
-      if (v >= 9) {
-        p.int32(); // current leader epoch
-      }
-      const fetchOffset = p.int64();
-      if (v >= 5) {
-        p.int64(); // follower's log start offset
-      }
-      return { partition, fetchOffset, maxBytes: p.int32() };
-    }),
-  }));
-  if (v >= 7) {
-    r.array((t) => ({ topic: t.string(), partitions: t.array((p) => p.int32()) }));
-  }
-  if (v >= 11) {
-    r.string(); // rack id
-  }
-  expectEnd(r, 'Fetch');
-  return { maxWaitMs, isolation, topics };
-}
 
 /**
  * What a reader at `isolation` gets from `from`, as a broker sends it: the records it sees in data
@@ -225,11 +203,13 @@ function readFetch(r: ByteReader, v: number): FetchRequest {
  */
 function readBatches(log: PartitionLog, topic: string, partition: number, from: number, isolation: IsolationLevel, limit: number, now: number): Buffer {
   const end = isolation === 'read_committed' ? log.lastStableOffset : log.highWatermark;
-  const batches: Buffer[] = [];
-  let run: OutgoingRecord[] = [];
+  const timestamp = BigInt(now);
+  const batches: Uint8Array[] = [];
+  let runBase = -1;
+  let run: NewRecord[] = [];
   const flush = (): void => {
     if (run.length > 0) {
-      batches.push(encodeRecordBatch(run, now));
+      batches.push(encodeRecordBatch({ baseOffset: BigInt(runBase), baseTimestamp: timestamp, records: run }));
       run = [];
     }
   };
@@ -238,10 +218,13 @@ function readBatches(log: PartitionLog, topic: string, partition: number, from: 
     const marker = log.controlMarkerAt(offset);
     if (marker) {
       flush();
-      batches.push(encodeControlBatch(offset, marker.producerId, marker.result, now));
+      batches.push(encodeControlBatch({ offset: BigInt(offset), producerId: BigInt(marker.producerId), producerEpoch: 0, type: marker.result, coordinatorEpoch: 0, timestamp }));
       taken++;
     } else if (log.visibleRecords(offset, offset + 1, isolation) === 1) {
-      run.push({ offset, value: simulatedValue(topic, partition, offset) });
+      if (run.length === 0) {
+        runBase = offset;
+      }
+      run.push({ offsetDelta: offset - runBase, value: simulatedValue(topic, partition, offset) });
       taken++;
     }
   }
@@ -256,29 +239,37 @@ interface FetchedPartition {
   records: Buffer | null;
 }
 
-function readPartition(ctx: RequestContext, topic: string, request: FetchPartitionRequest, isolation: IsolationLevel): FetchedPartition {
-  const log = ledPartition(ctx, topic, request.partition);
-  if (typeof log === 'number') {
-    return { partition: request.partition, error: log, log: null, records: null };
-  }
-  if (request.fetchOffset < log.logStartOffset || request.fetchOffset > log.highWatermark) {
-    return { partition: request.partition, error: OFFSET_OUT_OF_RANGE, log, records: null };
-  }
-  const limit = Math.max(1, Math.min(MAX_RECORDS_PER_PARTITION, Math.floor(request.maxBytes / RECORD_SIZE_ESTIMATE)));
-  return {
-    partition: request.partition,
-    error: NO_ERROR,
-    log,
-    records: readBatches(log, topic, request.partition, request.fetchOffset, isolation, limit, ctx.server.simulation.now),
-  };
+interface FetchedTopic {
+  name?: string;
+  topicId?: string;
+  partitions: FetchedPartition[];
 }
 
-function readAll(ctx: RequestContext, request: FetchRequest): Array<{ name: string; partitions: FetchedPartition[] }> {
-  return request.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => readPartition(ctx, t.name, p, request.isolation)) }));
+function readPartition(ctx: RequestContext, topic: SimTopic | number, request: FetchPartition, isolation: IsolationLevel): FetchedPartition {
+  const log = ledPartition(ctx, topic, request.partition);
+  if (typeof log === 'number' || typeof topic === 'number') {
+    return { partition: request.partition, error: typeof log === 'number' ? log : UNKNOWN_TOPIC_OR_PARTITION, log: null, records: null };
+  }
+  const fetchOffset = Number(request.fetchOffset);
+  if (fetchOffset < log.logStartOffset || fetchOffset > log.highWatermark) {
+    return { partition: request.partition, error: OFFSET_OUT_OF_RANGE, log, records: null };
+  }
+  const limit = Math.max(1, Math.min(MAX_RECORDS_PER_PARTITION, Math.floor(request.partitionMaxBytes / RECORD_SIZE_ESTIMATE)));
+  return { partition: request.partition, error: NO_ERROR, log, records: readBatches(log, topic.name, request.partition, fetchOffset, isolation, limit, ctx.server.simulation.now) };
+}
+
+function readAll(ctx: RequestContext, request: FetchRequestData): FetchedTopic[] {
+  // v13 (KIP-516) names topics by id. Sessions are not kept: every fetch is a full fetch (session id 0).
+  const byId = ctx.apiVersion >= 13;
+  const isolation = isolationOf(request.isolationLevel);
+  return request.topics.map((t) => {
+    const topic = namedTopic(ctx, byId, t.topic, t.topicId);
+    return { ...(byId ? { topicId: t.topicId ?? ZERO_UUID } : { name: t.topic ?? '' }), partitions: t.partitions.map((p) => readPartition(ctx, topic, p, isolation)) };
+  });
 }
 
 /** True when the answer carries records or an error: it goes out at once rather than waiting for data. */
-function worthAnswering(topics: Array<{ partitions: FetchedPartition[] }>): boolean {
+function worthAnswering(topics: FetchedTopic[]): boolean {
   return topics.some((t) => t.partitions.some((p) => p.error !== NO_ERROR || (p.records !== null && p.records.length > 0)));
 }
 
@@ -317,9 +308,23 @@ function waitForData(ctx: RequestContext, logs: PartitionLog[], maxWaitMs: numbe
   });
 }
 
-async function fetch(r: ByteReader, ctx: RequestContext): Promise<Buffer> {
-  const v = ctx.apiVersion;
-  const request = readFetch(r, v);
+function fetchedToWire(t: FetchedTopic): FetchableTopicResponse {
+  return {
+    ...(t.topicId !== undefined ? { topicId: t.topicId } : { topic: t.name ?? '' }),
+    partitions: t.partitions.map((p) => ({
+      partitionIndex: p.partition,
+      errorCode: p.error,
+      highWatermark: BigInt(p.log?.highWatermark ?? -1),
+      lastStableOffset: BigInt(p.log?.lastStableOffset ?? -1),
+      logStartOffset: BigInt(p.log?.logStartOffset ?? -1),
+      // Aborted records are left out of the batches themselves (markers are sent), so no aborted list is needed.
+      abortedTransactions: [],
+      records: p.records ?? new Uint8Array(0),
+    })),
+  };
+}
+
+async function fetch(request: FetchRequestData, ctx: RequestContext): Promise<FetchResponseData> {
   let topics = readAll(ctx, request);
   if (!worthAnswering(topics) && request.maxWaitMs > 0) {
     // Hold an empty answer like a broker does, or the client spins on empty fetches.
@@ -327,38 +332,15 @@ async function fetch(r: ByteReader, ctx: RequestContext): Promise<Buffer> {
     await waitForData(ctx, logs, request.maxWaitMs);
     topics = readAll(ctx, request);
   }
-  const w = new ByteWriter();
-  if (v >= 1) {
-    w.int32(0);
-  }
-  if (v >= 7) {
-    w.int16(NO_ERROR).int32(0);
-  }
-  return w
-    .array(topics, (tw, t) => {
-      tw.string(t.name).array(t.partitions, (pw, p) => {
-        pw.int32(p.partition).int16(p.error).int64(p.log?.highWatermark ?? -1);
-        if (v >= 4) {
-          pw.int64(p.log?.lastStableOffset ?? -1);
-        }
-        if (v >= 5) {
-          pw.int64(p.log?.logStartOffset ?? -1);
-        }
-        if (v >= 4) {
-          // Aborted records are left out of the batches themselves (markers are sent), so no aborted list is needed.
-          pw.array([], () => undefined);
-        }
-        if (v >= 11) {
-          pw.int32(-1);
-        }
-        pw.bytes(p.records ?? Buffer.alloc(0));
-      });
-    })
-    .toBuffer();
+  return { throttleTimeMs: 0, errorCode: NO_ERROR, sessionId: 0, responses: topics.map(fetchedToWire) };
 }
 
+/**
+ * Produce stops nowhere below Kafka 4.4's v13: v12 only marks Transactions V2, which clients use
+ * only when a broker finalizes transaction.version 2, and this one does not (see producerApis.ts).
+ */
 export const DATA_APIS: readonly ApiDefinition[] = [
-  { key: 0, name: 'Produce', minVersion: 3, maxVersion: 7, handle: produce },
-  { key: 1, name: 'Fetch', minVersion: 4, maxVersion: 11, handle: fetch },
-  { key: 2, name: 'ListOffsets', minVersion: 1, maxVersion: 5, handle: listOffsets },
+  defineApi({ key: 0, name: 'Produce', minVersion: 3, maxVersion: 13, request: ProduceRequest, response: ProduceResponse, handle: produce }),
+  defineApi({ key: 1, name: 'Fetch', minVersion: 4, maxVersion: 18, request: FetchRequest, response: FetchResponse, handle: fetch }),
+  defineApi({ key: 2, name: 'ListOffsets', minVersion: 1, maxVersion: 11, request: ListOffsetsRequest, response: ListOffsetsResponse, handle: listOffsets }),
 ];

@@ -1,5 +1,5 @@
 /** Splits a TCP byte stream into Kafka request frames (int32 size, then that many bytes). */
-import { ProtocolDecodeError } from '../../kafka/protocol/wire';
+import { ProtocolError } from '../../protocol/errors';
 
 /** Kafka's socket.request.max.bytes default (100 MiB): a larger declared size closes the connection. */
 export const MAX_FRAME_BYTES = 104_857_600;
@@ -33,7 +33,7 @@ export class FrameReader {
         }
         const size = this.joined().readInt32BE(0);
         if (size < 0 || size > this.maxFrameBytes) {
-          throw new ProtocolDecodeError(`invalid receive (size = ${size}${size < 0 ? '' : ` larger than ${this.maxFrameBytes}`}, socket.request.max.bytes)`);
+          throw new ProtocolError(`invalid receive (size = ${size}${size < 0 ? '' : ` larger than ${this.maxFrameBytes}`}, socket.request.max.bytes)`);
         }
         this.frameSize = size;
       }

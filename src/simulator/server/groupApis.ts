@@ -1,22 +1,33 @@
 /**
- * The classic group APIs at the non-flexible versions clients negotiate down to, each mapped one to
- * one onto the engine's coordinator, so a real client's join is the same join a simulated one makes.
+ * The classic group APIs at Kafka 4.4's versions, each mapped one to one onto the engine's
+ * coordinator, so a real client's join is the same join a simulated one makes. JoinGroup v4+ asks
+ * for MEMBER_ID_REQUIRED (the coordinator does it by version), v8+ and LeaveGroup v5+ carry the
+ * client's reason into the coordinator's cause strings.
  */
-import { ByteReader, ByteWriter } from '../../kafka/protocol/wire';
+import { errorCodeOf } from '../../protocol/errorCodes';
+import { HeartbeatRequest, type HeartbeatRequestData } from '../../protocol/messages/heartbeatRequest';
+import { HeartbeatResponse, type HeartbeatResponseData } from '../../protocol/messages/heartbeatResponse';
+import { JoinGroupRequest, type JoinGroupRequestData } from '../../protocol/messages/joinGroupRequest';
+import { JoinGroupResponse, type JoinGroupResponseData } from '../../protocol/messages/joinGroupResponse';
+import { LeaveGroupRequest, type LeaveGroupRequestData } from '../../protocol/messages/leaveGroupRequest';
+import { LeaveGroupResponse, type LeaveGroupResponseData } from '../../protocol/messages/leaveGroupResponse';
+import { OffsetCommitRequest, type OffsetCommitRequestData } from '../../protocol/messages/offsetCommitRequest';
+import { OffsetCommitResponse, type OffsetCommitResponseData, type OffsetCommitResponseTopic } from '../../protocol/messages/offsetCommitResponse';
+import { OffsetFetchRequest, type OffsetFetchRequestData } from '../../protocol/messages/offsetFetchRequest';
+import { OffsetFetchResponse, type OffsetFetchResponseData, type OffsetFetchResponseGroup } from '../../protocol/messages/offsetFetchResponse';
+import { SyncGroupRequest, type SyncGroupRequestData } from '../../protocol/messages/syncGroupRequest';
+import { SyncGroupResponse, type SyncGroupResponseData } from '../../protocol/messages/syncGroupResponse';
 import type { KafkaErrorCode } from '../errors';
 import type {
-  HeartbeatResponse,
+  HeartbeatResponse as EngineHeartbeatResponse,
   JoinGroupProtocol,
-  JoinGroupResponse,
+  JoinGroupResponse as EngineJoinResponse,
   LeaveGroupMemberIdentity,
-  LeaveGroupResponse,
-  OffsetCommitResponse,
-  OffsetFetchResponse,
-  SyncGroupResponse,
-} from '../protocol';
-import { ask, expectEnd, readNullableArray, type ApiDefinition, type RequestContext } from './context';
-import { wireErrorCode } from './errorCodes';
+  LeaveGroupResponse as EngineLeaveResponse,
+  SyncGroupResponse as EngineSyncResponse, OffsetCommitResponse as EngineCommitResponse, OffsetFetchResponse as EngineFetchResponse } from '../protocol';
+import { ask, defineApi, type ApiDefinition, type RequestContext } from './context';
 import { assignmentFromWire, assignmentToWire, subscriptionFromWire, subscriptionToWire } from './memberProtocol';
+import { topicName, UNKNOWN_TOPIC } from './topicIds';
 
 const CONSUMER_PROTOCOL_TYPE = 'consumer';
 
@@ -25,28 +36,16 @@ export function coordinatorError(ctx: RequestContext, groupId: string): KafkaErr
   return ctx.server.simulation.cluster.coordinatorFor(groupId).nodeId === ctx.nodeId ? 'NONE' : 'NOT_COORDINATOR';
 }
 
-function throttle(w: ByteWriter, ctx: RequestContext, fromVersion: number): ByteWriter {
-  return ctx.apiVersion >= fromVersion ? w.int32(0) : w;
-}
-
 // ------------------------------------------------------------------ JoinGroup
 
-function failedJoin(errorCode: KafkaErrorCode, memberId: string): JoinGroupResponse {
+function failedJoin(errorCode: KafkaErrorCode, memberId: string): EngineJoinResponse {
   return { errorCode, generationId: -1, protocolType: null, protocolName: null, leader: '', skipAssignment: false, memberId, members: [] };
 }
 
-async function joinGroup(r: ByteReader, ctx: RequestContext): Promise<Buffer> {
+async function joinGroup(request: JoinGroupRequestData, ctx: RequestContext): Promise<JoinGroupResponseData> {
   const v = ctx.apiVersion;
-  const groupId = r.string();
-  const sessionTimeoutMs = r.int32();
-  const rebalanceTimeoutMs = v >= 1 ? r.int32() : sessionTimeoutMs;
-  const memberId = r.string();
-  const groupInstanceId = v >= 5 ? r.nullableString() : null;
-  const protocolType = r.string();
-  const rawProtocols = r.array((p) => ({ name: p.string(), metadata: p.nullableBytes() ?? Buffer.alloc(0) }));
-  expectEnd(r, 'JoinGroup');
-
-  let response: JoinGroupResponse;
+  const { groupId, memberId, protocolType } = request;
+  let response: EngineJoinResponse;
   const routing = coordinatorError(ctx, groupId);
   if (routing !== 'NONE') {
     response = failedJoin(routing, memberId);
@@ -55,158 +54,231 @@ async function joinGroup(r: ByteReader, ctx: RequestContext): Promise<Buffer> {
     ctx.server.log(`JoinGroup ${groupId}: protocol type "${protocolType}" is not supported, only "${CONSUMER_PROTOCOL_TYPE}"`);
     response = failedJoin('INCONSISTENT_GROUP_PROTOCOL', memberId);
   } else {
-    const protocols: JoinGroupProtocol[] = rawProtocols.map((p) => ({ name: p.name, metadata: subscriptionFromWire(p.metadata) }));
+    const protocols: JoinGroupProtocol[] = request.protocols.map((p) => ({ name: p.name, metadata: subscriptionFromWire(p.metadata) }));
     const coordinator = ctx.server.simulation.coordinator;
     response = await ask((q, a) => coordinator.joinGroup(q, a), {
       groupId,
-      sessionTimeoutMs,
-      rebalanceTimeoutMs,
+      sessionTimeoutMs: request.sessionTimeoutMs,
+      // v0 has no rebalance timeout: the session timeout stands in for it, as in Kafka.
+      rebalanceTimeoutMs: v >= 1 ? (request.rebalanceTimeoutMs ?? -1) : request.sessionTimeoutMs,
       memberId,
-      groupInstanceId,
+      groupInstanceId: request.groupInstanceId ?? null,
       protocolType,
       protocols,
+      ...(request.reason ? { reason: request.reason } : {}),
       apiVersion: v,
       clientId: ctx.clientId,
       clientHost: ctx.clientHost,
     });
   }
-  const w = throttle(new ByteWriter(), ctx, 2);
-  w.int16(wireErrorCode(response.errorCode)).int32(response.generationId).string(response.protocolName ?? '').string(response.leader).string(response.memberId);
-  return w
-    .array(response.members, (mw, m) => {
-      mw.string(m.memberId);
-      if (v >= 5) {
-        mw.string(m.groupInstanceId);
-      }
-      mw.bytes(subscriptionToWire(m.metadata));
-    })
-    .toBuffer();
+  return {
+    throttleTimeMs: 0,
+    errorCode: errorCodeOf(response.errorCode),
+    generationId: response.generationId,
+    protocolType: response.protocolType,
+    // Before v7 the protocol name is not nullable: "" stands for none.
+    protocolName: v >= 7 ? response.protocolName : (response.protocolName ?? ''),
+    leader: response.leader,
+    ...(v >= 9 ? { skipAssignment: response.skipAssignment } : {}),
+    memberId: response.memberId,
+    members: response.members.map((m) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId, metadata: subscriptionToWire(m.metadata) })),
+  };
 }
 
 // ------------------------------------------------------------------ SyncGroup
 
-async function syncGroup(r: ByteReader, ctx: RequestContext): Promise<Buffer> {
-  const v = ctx.apiVersion;
-  const groupId = r.string();
-  const generationId = r.int32();
-  const memberId = r.string();
-  const groupInstanceId = v >= 3 ? r.nullableString() : null;
-  const assignments = r.array((a) => ({ memberId: a.string(), assignment: assignmentFromWire(a.nullableBytes() ?? Buffer.alloc(0)) }));
-  expectEnd(r, 'SyncGroup');
-
-  const routing = coordinatorError(ctx, groupId);
+async function syncGroup(request: SyncGroupRequestData, ctx: RequestContext): Promise<SyncGroupResponseData> {
+  const routing = coordinatorError(ctx, request.groupId);
   const coordinator = ctx.server.simulation.coordinator;
-  const response: SyncGroupResponse =
+  const response: EngineSyncResponse =
     routing !== 'NONE'
       ? { errorCode: routing, protocolType: null, protocolName: null, assignment: { partitions: [] } }
-      : await ask((q, a) => coordinator.syncGroup(q, a), { groupId, generationId, memberId, groupInstanceId, protocolType: null, protocolName: null, assignments });
-  const w = throttle(new ByteWriter(), ctx, 1).int16(wireErrorCode(response.errorCode));
-  return w.bytes(response.errorCode === 'NONE' ? assignmentToWire(response.assignment) : Buffer.alloc(0)).toBuffer();
+      : await ask((q, a) => coordinator.syncGroup(q, a), {
+          groupId: request.groupId,
+          generationId: request.generationId,
+          memberId: request.memberId,
+          groupInstanceId: request.groupInstanceId ?? null,
+          protocolType: request.protocolType ?? null,
+          protocolName: request.protocolName ?? null,
+          assignments: request.assignments.map((a) => ({ memberId: a.memberId, assignment: assignmentFromWire(a.assignment) })),
+        });
+  return {
+    throttleTimeMs: 0,
+    errorCode: errorCodeOf(response.errorCode),
+    protocolType: response.protocolType,
+    protocolName: response.protocolName,
+    assignment: response.errorCode === 'NONE' ? assignmentToWire(response.assignment) : new Uint8Array(0),
+  };
 }
 
 // ------------------------------------------------------------------ Heartbeat
 
-async function heartbeat(r: ByteReader, ctx: RequestContext): Promise<Buffer> {
-  const groupId = r.string();
-  const generationId = r.int32();
-  const memberId = r.string();
-  const groupInstanceId = ctx.apiVersion >= 3 ? r.nullableString() : null;
-  expectEnd(r, 'Heartbeat');
-  const routing = coordinatorError(ctx, groupId);
+async function heartbeat(request: HeartbeatRequestData, ctx: RequestContext): Promise<HeartbeatResponseData> {
+  const routing = coordinatorError(ctx, request.groupId);
   const coordinator = ctx.server.simulation.coordinator;
-  const response: HeartbeatResponse =
-    routing !== 'NONE' ? { errorCode: routing } : await ask((q, a) => coordinator.heartbeat(q, a), { groupId, generationId, memberId, groupInstanceId });
-  return throttle(new ByteWriter(), ctx, 1).int16(wireErrorCode(response.errorCode)).toBuffer();
+  const response: EngineHeartbeatResponse =
+    routing !== 'NONE'
+      ? { errorCode: routing }
+      : await ask((q, a) => coordinator.heartbeat(q, a), { groupId: request.groupId, generationId: request.generationId, memberId: request.memberId, groupInstanceId: request.groupInstanceId ?? null });
+  return { throttleTimeMs: 0, errorCode: errorCodeOf(response.errorCode) };
 }
 
 // ------------------------------------------------------------------ LeaveGroup
 
-async function leaveGroup(r: ByteReader, ctx: RequestContext): Promise<Buffer> {
+async function leaveGroup(request: LeaveGroupRequestData, ctx: RequestContext): Promise<LeaveGroupResponseData> {
   const v = ctx.apiVersion;
-  const groupId = r.string();
   const members: LeaveGroupMemberIdentity[] =
-    v >= 3 ? r.array((m) => ({ memberId: m.string(), groupInstanceId: m.nullableString() })) : [{ memberId: r.string(), groupInstanceId: null }];
-  expectEnd(r, 'LeaveGroup');
-  const routing = coordinatorError(ctx, groupId);
+    v >= 3
+      ? (request.members ?? []).map((m) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId, ...(m.reason ? { reason: m.reason } : {}) }))
+      : [{ memberId: request.memberId ?? '', groupInstanceId: null }];
+  const routing = coordinatorError(ctx, request.groupId);
   const coordinator = ctx.server.simulation.coordinator;
-  const response: LeaveGroupResponse = routing !== 'NONE' ? { errorCode: routing, members: [] } : await ask((q, a) => coordinator.leaveGroup(q, a), { groupId, members });
-  // Before v3 a single member left: its own error is the answer.
-  const errorCode = v < 3 && response.errorCode === 'NONE' && response.members[0] ? response.members[0].errorCode : response.errorCode;
-  const w = throttle(new ByteWriter(), ctx, 1).int16(wireErrorCode(errorCode));
-  if (v >= 3) {
-    w.array(response.members, (mw, m) => mw.string(m.memberId).string(m.groupInstanceId).int16(wireErrorCode(m.errorCode)));
+  const response: EngineLeaveResponse = routing !== 'NONE' ? { errorCode: routing, members: [] } : await ask((q, a) => coordinator.leaveGroup(q, a), { groupId: request.groupId, members });
+  if (v < 3) {
+    // Before v3 a single member left: its own error is the answer.
+    const own = response.errorCode === 'NONE' && response.members[0] ? response.members[0].errorCode : response.errorCode;
+    return { throttleTimeMs: 0, errorCode: errorCodeOf(own) };
   }
-  return w.toBuffer();
+  return {
+    throttleTimeMs: 0,
+    errorCode: errorCodeOf(response.errorCode),
+    members: response.members.map((m) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId, errorCode: errorCodeOf(m.errorCode) })),
+  };
 }
 
 // ------------------------------------------------------------------ OffsetCommit
 
-async function offsetCommit(r: ByteReader, ctx: RequestContext): Promise<Buffer> {
-  const v = ctx.apiVersion;
-  const groupId = r.string();
-  const generationId = v >= 1 ? r.int32() : -1;
-  const memberId = v >= 1 ? r.string() : '';
-  const groupInstanceId = v >= 7 ? r.nullableString() : null;
-  if (v >= 2 && v <= 4) {
-    r.int64(); // retention time: the coordinator applies offsets.retention.minutes
-  }
-  const topics = r.array((t) => ({
-    name: t.string(),
-    partitions: t.array((p) => {
-      const partition = p.int32();
-      const offset = p.int64();
-      if (v === 1) {
-        p.int64(); // commit timestamp
-      }
-      const leaderEpoch = v >= 6 ? p.int32() : -1;
-      return { partition, offset, leaderEpoch, metadata: p.nullableString() };
-    }),
-  }));
-  expectEnd(r, 'OffsetCommit');
-  const routing = coordinatorError(ctx, groupId);
+async function offsetCommit(request: OffsetCommitRequestData, ctx: RequestContext): Promise<OffsetCommitResponseData> {
+  const byId = ctx.apiVersion >= 10;
+  const cluster = ctx.server.simulation.cluster;
+  // v10 names topics by id: an id the cluster does not know is answered UNKNOWN_TOPIC_ID, as a broker does.
+  const named = request.topics.map((t) => ({ request: t, name: byId ? topicName(cluster, t.topicId) : (t.name ?? '') }));
+  const known = named.filter((t) => t.name !== UNKNOWN_TOPIC);
+  const routing = coordinatorError(ctx, request.groupId);
   const coordinator = ctx.server.simulation.coordinator;
-  const response: OffsetCommitResponse =
+  const topics = known.map((t) => ({
+    name: t.name,
+    partitions: t.request.partitions.map((p) => ({ partition: p.partitionIndex, offset: Number(p.committedOffset), leaderEpoch: p.committedLeaderEpoch ?? -1, metadata: p.committedMetadata })),
+  }));
+  const response: EngineCommitResponse =
     routing !== 'NONE'
       ? { topics: topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partition: p.partition, errorCode: routing })) })) }
-      : await ask((q, a) => coordinator.offsetCommit(q, a), { groupId, generationId, memberId, groupInstanceId, topics });
-  return throttle(new ByteWriter(), ctx, 3)
-    .array(response.topics, (tw, t) => {
-      tw.string(t.name).array(t.partitions, (pw, p) => pw.int32(p.partition).int16(wireErrorCode(p.errorCode)));
-    })
-    .toBuffer();
+      : await ask((q, a) => coordinator.offsetCommit(q, a), {
+          groupId: request.groupId,
+          generationId: request.generationIdOrMemberEpoch,
+          memberId: request.memberId,
+          groupInstanceId: request.groupInstanceId ?? null,
+          topics,
+        });
+  const ids = new Map(known.map((t) => [t.name, t.request.topicId ?? '']));
+  const answered = response.topics.map((t): OffsetCommitResponseTopic => ({
+    ...(byId ? { topicId: ids.get(t.name) ?? '' } : { name: t.name }),
+    partitions: t.partitions.map((p) => ({ partitionIndex: p.partition, errorCode: errorCodeOf(p.errorCode) })),
+  }));
+  const unknown = named
+    .filter((t) => t.name === UNKNOWN_TOPIC)
+    .map((t): OffsetCommitResponseTopic => ({
+      topicId: t.request.topicId ?? '',
+      partitions: t.request.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: errorCodeOf('UNKNOWN_TOPIC_ID') })),
+    }));
+  return { throttleTimeMs: 0, topics: [...answered, ...unknown] };
 }
 
 // ------------------------------------------------------------------ OffsetFetch
 
-async function offsetFetch(r: ByteReader, ctx: RequestContext): Promise<Buffer> {
-  const v = ctx.apiVersion;
-  const groupId = r.string();
-  const readTopic = (t: ByteReader) => ({ name: t.string(), partitions: t.array((p) => p.int32()) });
-  const topics = v >= 2 ? readNullableArray(r, readTopic) : r.array(readTopic);
-  expectEnd(r, 'OffsetFetch');
+interface FetchedGroup {
+  groupId: string;
+  response: EngineFetchResponse;
+  /** The topic id each fetched name was asked by (v10). */
+  ids: Map<string, string>;
+  unknownIds: Array<{ topicId: string; partitions: number[] }>;
+}
+
+async function fetchGroup(
+  ctx: RequestContext,
+  groupId: string,
+  topics: ReadonlyArray<{ name?: string; topicId?: string; partitionIndexes: number[] }> | null,
+  requireStable: boolean,
+): Promise<FetchedGroup> {
+  const byId = ctx.apiVersion >= 10;
+  const cluster = ctx.server.simulation.cluster;
+  const ids = new Map<string, string>();
+  const unknownIds: FetchedGroup['unknownIds'] = [];
+  let named: Array<{ name: string; partitions: number[] }> | null = null;
+  if (topics !== null) {
+    named = [];
+    for (const t of topics) {
+      const name = byId ? topicName(cluster, t.topicId) : (t.name ?? '');
+      if (name === UNKNOWN_TOPIC) {
+        unknownIds.push({ topicId: t.topicId ?? '', partitions: t.partitionIndexes });
+      } else {
+        ids.set(name, t.topicId ?? '');
+        named.push({ name, partitions: t.partitionIndexes });
+      }
+    }
+  }
   const routing = coordinatorError(ctx, groupId);
   const coordinator = ctx.server.simulation.coordinator;
-  const response: OffsetFetchResponse = routing !== 'NONE' ? { errorCode: routing, topics: [] } : await ask((q, a) => coordinator.offsetFetch(q, a), { groupId, topics });
-  const w = throttle(new ByteWriter(), ctx, 3).array(response.topics, (tw, t) => {
-    tw.string(t.name).array(t.partitions, (pw, p) => {
-      pw.int32(p.partition).int64(p.committedOffset);
-      if (v >= 5) {
-        pw.int32(p.committedLeaderEpoch);
+  const response: EngineFetchResponse =
+    routing !== 'NONE' ? { errorCode: routing, topics: [] } : await ask((q, a) => coordinator.offsetFetch(q, a), { groupId, topics: named, requireStable });
+  if (byId) {
+    // A whole-group fetch (null topics) answers with every committed topic, each by its id.
+    for (const t of response.topics) {
+      if (!ids.has(t.name)) {
+        ids.set(t.name, cluster.topic(t.name)?.topicId ?? '');
       }
-      pw.string(p.metadata).int16(wireErrorCode(p.errorCode));
-    });
-  });
-  if (v >= 2) {
-    w.int16(wireErrorCode(response.errorCode));
+    }
   }
-  return w.toBuffer();
+  return { groupId, response, ids, unknownIds };
+}
+
+function groupAnswer(fetched: FetchedGroup, byId: boolean): OffsetFetchResponseGroup {
+  return {
+    groupId: fetched.groupId,
+    errorCode: errorCodeOf(fetched.response.errorCode),
+    topics: [
+      ...fetched.response.topics.map((t) => ({
+        ...(byId ? { topicId: fetched.ids.get(t.name) ?? '' } : { name: t.name }),
+        partitions: t.partitions.map((p) => ({
+          partitionIndex: p.partition,
+          committedOffset: BigInt(p.committedOffset),
+          committedLeaderEpoch: p.committedLeaderEpoch,
+          metadata: p.metadata,
+          errorCode: errorCodeOf(p.errorCode),
+        })),
+      })),
+      ...fetched.unknownIds.map((t) => ({
+        topicId: t.topicId,
+        partitions: t.partitions.map((partitionIndex) => ({ partitionIndex, committedOffset: -1n, committedLeaderEpoch: -1, metadata: '', errorCode: errorCodeOf('UNKNOWN_TOPIC_ID') })),
+      })),
+    ],
+  };
+}
+
+async function offsetFetch(request: OffsetFetchRequestData, ctx: RequestContext): Promise<OffsetFetchResponseData> {
+  const v = ctx.apiVersion;
+  const requireStable = request.requireStable ?? false;
+  if (v >= 8) {
+    // v8+ batches groups: each is answered on its own, NOT_COORDINATOR where this broker is not its coordinator.
+    const groups = await Promise.all((request.groups ?? []).map((g) => fetchGroup(ctx, g.groupId, g.topics, requireStable)));
+    return { throttleTimeMs: 0, groups: groups.map((g) => groupAnswer(g, v >= 10)) };
+  }
+  const topics = (request.topics ?? null)?.map((t) => ({ name: t.name, partitionIndexes: t.partitionIndexes })) ?? null;
+  const fetched = await fetchGroup(ctx, request.groupId ?? '', topics, requireStable);
+  const answer = groupAnswer(fetched, false);
+  return {
+    throttleTimeMs: 0,
+    errorCode: answer.errorCode,
+    topics: answer.topics.map((t) => ({ name: t.name ?? '', partitions: t.partitions })),
+  };
 }
 
 export const GROUP_APIS: readonly ApiDefinition[] = [
-  { key: 8, name: 'OffsetCommit', minVersion: 0, maxVersion: 7, handle: offsetCommit },
-  { key: 9, name: 'OffsetFetch', minVersion: 1, maxVersion: 5, handle: offsetFetch },
-  { key: 11, name: 'JoinGroup', minVersion: 0, maxVersion: 5, handle: joinGroup },
-  { key: 12, name: 'Heartbeat', minVersion: 0, maxVersion: 3, handle: heartbeat },
-  { key: 13, name: 'LeaveGroup', minVersion: 0, maxVersion: 3, handle: leaveGroup },
-  { key: 14, name: 'SyncGroup', minVersion: 0, maxVersion: 3, handle: syncGroup },
+  // v9 is v8 for classic groups (it adds the KIP-848 member epoch, which a classic member sends as its generation).
+  defineApi({ key: 8, name: 'OffsetCommit', minVersion: 2, maxVersion: 10, request: OffsetCommitRequest, response: OffsetCommitResponse, handle: offsetCommit }),
+  defineApi({ key: 9, name: 'OffsetFetch', minVersion: 1, maxVersion: 10, request: OffsetFetchRequest, response: OffsetFetchResponse, handle: offsetFetch }),
+  defineApi({ key: 11, name: 'JoinGroup', minVersion: 0, maxVersion: 9, request: JoinGroupRequest, response: JoinGroupResponse, handle: joinGroup }),
+  defineApi({ key: 12, name: 'Heartbeat', minVersion: 0, maxVersion: 4, request: HeartbeatRequest, response: HeartbeatResponse, handle: heartbeat }),
+  defineApi({ key: 13, name: 'LeaveGroup', minVersion: 0, maxVersion: 5, request: LeaveGroupRequest, response: LeaveGroupResponse, handle: leaveGroup }),
+  defineApi({ key: 14, name: 'SyncGroup', minVersion: 0, maxVersion: 5, request: SyncGroupRequest, response: SyncGroupResponse, handle: syncGroup }),
 ];

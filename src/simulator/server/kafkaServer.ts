@@ -25,6 +25,8 @@ export interface KafkaServerOptions {
   log?: (line: string) => void;
   /** Kafka's max.connections: connections past it are refused with a log line; default 500. */
   maxConnections?: number;
+  /** Logs every request's API, version and client id ("request JoinGroup v9 from java-group"), to see what clients negotiate; default off. */
+  logRequests?: boolean;
   /** Kafka's connections.max.idle.ms: a connection with no traffic for this long is closed; default 600000. */
   connectionsMaxIdleMs?: number;
   /** Kafka's socket.request.max.bytes: a larger declared request size closes the connection; default 104857600. */
@@ -93,6 +95,7 @@ export class SimKafkaServer implements ServerState {
       state: this,
       maxFrameBytes: positiveInteger('socketRequestMaxBytes', options.socketRequestMaxBytes ?? MAX_FRAME_BYTES),
       idleMs: positiveInteger('connectionsMaxIdleMs', options.connectionsMaxIdleMs ?? DEFAULT_CONNECTIONS_MAX_IDLE_MS),
+      logRequests: options.logRequests ?? false,
       changeBuffered: (delta) => {
         this.bufferedBytes += delta;
         return this.bufferedBytes <= this.maxBufferedBytes;

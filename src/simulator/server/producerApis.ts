@@ -1,122 +1,110 @@
 /**
  * The producer side of transactions (and idempotence): InitProducerId, AddPartitionsToTxn,
- * AddOffsetsToTxn, TxnOffsetCommit and EndTxn, in the non-flexible versions kafkajs and the Java
- * client negotiate down to (Transactions V1: offsets are added with AddOffsetsToTxn first). The
- * records, markers and transactional offsets are the engine's (see transactions.ts).
+ * AddOffsetsToTxn, TxnOffsetCommit and EndTxn, as Transactions V1 clients send them (offsets are
+ * added with AddOffsetsToTxn first). The records, markers and transactional offsets are the
+ * engine's (see transactions.ts).
+ *
+ * Where the versions stop, and why: the server does not finalize the transaction.version feature,
+ * so clients run Transactions V1, which Kafka's Java client caps at EndTxn v4 and TxnOffsetCommit
+ * v4 (v5 is Transactions V2: an epoch bump per transaction). AddPartitionsToTxn v4+ is the
+ * broker-to-coordinator verification form (KIP-890), not a client's. InitProducerId v6 is
+ * unstable in Kafka 4.4 (KIP-939 two-phase commit).
  */
-import { ByteReader, ByteWriter } from '../../kafka/protocol/wire';
+import { errorCodeOf } from '../../protocol/errorCodes';
+import { AddOffsetsToTxnRequest, type AddOffsetsToTxnRequestData } from '../../protocol/messages/addOffsetsToTxnRequest';
+import { AddOffsetsToTxnResponse, type AddOffsetsToTxnResponseData } from '../../protocol/messages/addOffsetsToTxnResponse';
+import { AddPartitionsToTxnRequest, type AddPartitionsToTxnRequestData } from '../../protocol/messages/addPartitionsToTxnRequest';
+import { AddPartitionsToTxnResponse, type AddPartitionsToTxnResponseData } from '../../protocol/messages/addPartitionsToTxnResponse';
+import { EndTxnRequest, type EndTxnRequestData } from '../../protocol/messages/endTxnRequest';
+import { EndTxnResponse, type EndTxnResponseData } from '../../protocol/messages/endTxnResponse';
+import { InitProducerIdRequest, type InitProducerIdRequestData } from '../../protocol/messages/initProducerIdRequest';
+import { InitProducerIdResponse, type InitProducerIdResponseData } from '../../protocol/messages/initProducerIdResponse';
+import { TxnOffsetCommitRequest, type TxnOffsetCommitRequestData } from '../../protocol/messages/txnOffsetCommitRequest';
+import { TxnOffsetCommitResponse, type TxnOffsetCommitResponseData } from '../../protocol/messages/txnOffsetCommitResponse';
 import type { OffsetCommitResponse } from '../protocol';
-import { expectEnd, type ApiDefinition, type RequestContext } from './context';
-import { INVALID_TXN_STATE, NO_ERROR, UNKNOWN_TOPIC_OR_PARTITION, wireErrorCode } from './errorCodes';
+import { defineApi, type ApiDefinition, type RequestContext } from './context';
 import { partitionEntry, type ClientTransaction } from './transactions';
 
-function initProducerId(r: ByteReader, ctx: RequestContext): Buffer {
-  const transactionalId = r.nullableString();
-  r.int32(); // transaction timeout: transactions here end when the client ends them
-  expectEnd(r, 'InitProducerId');
-  const w = new ByteWriter().int32(0);
-  if (transactionalId === null) {
+const NO_ERROR = 0;
+
+function initProducerId(request: InitProducerIdRequestData, ctx: RequestContext): InitProducerIdResponseData {
+  if (request.transactionalId === null) {
     // Idempotent only: Produce appends every batch, so the id only needs to be unique.
-    return w.int16(NO_ERROR).int64(ctx.server.allocateProducerId()).int16(0).toBuffer();
+    return { throttleTimeMs: 0, errorCode: NO_ERROR, producerId: BigInt(ctx.server.allocateProducerId()), producerEpoch: 0 };
   }
-  const txn = ctx.server.transactions.init(transactionalId);
-  return w.int16(NO_ERROR).int64(txn.producer.producerId).int16(txn.epoch).toBuffer();
+  const txn = ctx.server.transactions.init(request.transactionalId);
+  return { throttleTimeMs: 0, errorCode: NO_ERROR, producerId: BigInt(txn.producer.producerId), producerEpoch: txn.epoch };
 }
 
-/** transactional_id, producer_id, producer_epoch: the prefix of every transaction request. */
-function readProducer(r: ByteReader, ctx: RequestContext): ClientTransaction | number {
-  const transactionalId = r.string();
-  const producerId = r.int64();
-  const epoch = r.int16();
-  return ctx.server.transactions.lookup(transactionalId, producerId, epoch);
+/** The transaction a request names, or the error code Kafka answers a stale or unknown producer with. */
+function lookup(ctx: RequestContext, transactionalId: string, producerId: bigint, epoch: number): ClientTransaction | number {
+  return ctx.server.transactions.lookup(transactionalId, Number(producerId), epoch);
 }
 
-function addPartitionsToTxn(r: ByteReader, ctx: RequestContext): Buffer {
-  const txn = readProducer(r, ctx);
-  const topics = r.array((t) => ({ name: t.string(), partitions: t.array((p) => p.int32()) }));
-  expectEnd(r, 'AddPartitionsToTxn');
+function addPartitionsToTxn(request: AddPartitionsToTxnRequestData, ctx: RequestContext): AddPartitionsToTxnResponseData {
+  const txn = lookup(ctx, request.v3AndBelowTransactionalId ?? '', request.v3AndBelowProducerId ?? -1n, request.v3AndBelowProducerEpoch ?? -1);
   const errorOf = (topic: string, partition: number): number => {
     if (typeof txn === 'number') {
       return txn;
     }
-    const exists = ctx.server.simulation.cluster.topic(topic)?.partitions[partition] !== undefined;
-    if (!exists) {
-      return UNKNOWN_TOPIC_OR_PARTITION;
+    if (ctx.server.simulation.cluster.topic(topic)?.partitions[partition] === undefined) {
+      return errorCodeOf('UNKNOWN_TOPIC_OR_PARTITION');
     }
     ctx.server.transactions.ensureOngoing(txn);
     txn.partitions.add(partitionEntry(topic, partition));
     return NO_ERROR;
   };
-  return new ByteWriter()
-    .int32(0)
-    .array(topics, (tw, t) => tw.string(t.name).array(t.partitions, (pw, partition) => pw.int32(partition).int16(errorOf(t.name, partition))))
-    .toBuffer();
+  return {
+    throttleTimeMs: 0,
+    resultsByTopicV3AndBelow: (request.v3AndBelowTopics ?? []).map((t) => ({
+      name: t.name,
+      resultsByPartition: t.partitions.map((partitionIndex) => ({ partitionIndex, partitionErrorCode: errorOf(t.name, partitionIndex) })),
+    })),
+  };
 }
 
-function addOffsetsToTxn(r: ByteReader, ctx: RequestContext): Buffer {
-  const txn = readProducer(r, ctx);
-  r.string(); // group id: its offsets follow in TxnOffsetCommit
-  expectEnd(r, 'AddOffsetsToTxn');
+function addOffsetsToTxn(request: AddOffsetsToTxnRequestData, ctx: RequestContext): AddOffsetsToTxnResponseData {
+  // The group id needs nothing here: its offsets follow in TxnOffsetCommit.
+  const txn = lookup(ctx, request.transactionalId, request.producerId, request.producerEpoch);
   if (typeof txn !== 'number') {
     ctx.server.transactions.ensureOngoing(txn);
   }
-  return new ByteWriter().int32(0).int16(typeof txn === 'number' ? txn : NO_ERROR).toBuffer();
+  return { throttleTimeMs: 0, errorCode: typeof txn === 'number' ? txn : NO_ERROR };
 }
 
-async function txnOffsetCommit(r: ByteReader, ctx: RequestContext): Promise<Buffer> {
-  const v = ctx.apiVersion;
-  const transactionalId = r.string();
-  const groupId = r.string();
-  const producerId = r.int64();
-  const epoch = r.int16();
-  const topics = r.array((t) => ({
-    name: t.string(),
-    partitions: t.array((p) => {
-      const partition = p.int32();
-      const offset = p.int64();
-      if (v >= 2) {
-        p.int32(); // committed leader epoch
-      }
-      p.nullableString(); // metadata: the engine keeps offsets only
-      return { partition, offset };
-    }),
-  }));
-  expectEnd(r, 'TxnOffsetCommit');
-  const txn = ctx.server.transactions.lookup(transactionalId, producerId, epoch);
+async function txnOffsetCommit(request: TxnOffsetCommitRequestData, ctx: RequestContext): Promise<TxnOffsetCommitResponseData> {
+  const txn = lookup(ctx, request.transactionalId, request.producerId, request.producerEpoch);
   const errors = new Map<string, number>();
   if (typeof txn !== 'number' && txn.producer.inTransaction) {
-    const offsets = topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.name, partition: p.partition, offset: p.offset })));
-    // v0-2 name no member: the coordinator checks no generation (Kafka does the same).
-    const response = await new Promise<OffsetCommitResponse>((resolve) =>
-      txn.producer.sendOffsetsToTransaction(offsets, { groupId, generationId: -1, memberId: '', groupInstanceId: null }, resolve),
-    );
+    const offsets = request.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.name ?? '', partition: p.partitionIndex, offset: Number(p.committedOffset) })));
+    // v0-2 name no member, so the coordinator checks no generation (Kafka does the same); v3+ (KIP-447) do.
+    const group = { groupId: request.groupId, generationId: request.generationIdOrMemberEpoch ?? -1, memberId: request.memberId ?? '', groupInstanceId: request.groupInstanceId ?? null };
+    const response = await new Promise<OffsetCommitResponse>((resolve) => txn.producer.sendOffsetsToTransaction(offsets, group, resolve));
     for (const t of response.topics) {
       for (const p of t.partitions) {
-        errors.set(partitionEntry(t.name, p.partition), wireErrorCode(p.errorCode));
+        errors.set(partitionEntry(t.name, p.partition), errorCodeOf(p.errorCode));
       }
     }
   }
-  const fallback = typeof txn === 'number' ? txn : txn.producer.inTransaction ? NO_ERROR : INVALID_TXN_STATE;
-  return new ByteWriter()
-    .int32(0)
-    .array(topics, (tw, t) =>
-      tw.string(t.name).array(t.partitions, (pw, p) => pw.int32(p.partition).int16(errors.get(partitionEntry(t.name, p.partition)) ?? fallback)),
-    )
-    .toBuffer();
+  const fallback = typeof txn === 'number' ? txn : txn.producer.inTransaction ? NO_ERROR : errorCodeOf('INVALID_TXN_STATE');
+  return {
+    throttleTimeMs: 0,
+    topics: request.topics.map((t) => ({
+      name: t.name ?? '',
+      partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: errors.get(partitionEntry(t.name ?? '', p.partitionIndex)) ?? fallback })),
+    })),
+  };
 }
 
-function endTxn(r: ByteReader, ctx: RequestContext): Buffer {
-  const txn = readProducer(r, ctx);
-  const commit = r.int8() !== 0;
-  expectEnd(r, 'EndTxn');
-  const error = typeof txn === 'number' ? txn : ctx.server.transactions.end(txn, commit);
-  return new ByteWriter().int32(0).int16(error).toBuffer();
+function endTxn(request: EndTxnRequestData, ctx: RequestContext): EndTxnResponseData {
+  const txn = lookup(ctx, request.transactionalId, request.producerId, request.producerEpoch);
+  return { throttleTimeMs: 0, errorCode: typeof txn === 'number' ? txn : ctx.server.transactions.end(txn, request.committed) };
 }
 
 export const PRODUCER_APIS: readonly ApiDefinition[] = [
-  { key: 22, name: 'InitProducerId', minVersion: 0, maxVersion: 1, handle: initProducerId },
-  { key: 24, name: 'AddPartitionsToTxn', minVersion: 0, maxVersion: 2, handle: addPartitionsToTxn },
-  { key: 25, name: 'AddOffsetsToTxn', minVersion: 0, maxVersion: 2, handle: addOffsetsToTxn },
-  { key: 26, name: 'EndTxn', minVersion: 0, maxVersion: 2, handle: endTxn },
-  { key: 28, name: 'TxnOffsetCommit', minVersion: 0, maxVersion: 2, handle: txnOffsetCommit },
+  defineApi({ key: 22, name: 'InitProducerId', minVersion: 0, maxVersion: 5, request: InitProducerIdRequest, response: InitProducerIdResponse, handle: initProducerId }),
+  defineApi({ key: 24, name: 'AddPartitionsToTxn', minVersion: 0, maxVersion: 3, request: AddPartitionsToTxnRequest, response: AddPartitionsToTxnResponse, handle: addPartitionsToTxn }),
+  defineApi({ key: 25, name: 'AddOffsetsToTxn', minVersion: 0, maxVersion: 4, request: AddOffsetsToTxnRequest, response: AddOffsetsToTxnResponse, handle: addOffsetsToTxn }),
+  defineApi({ key: 26, name: 'EndTxn', minVersion: 0, maxVersion: 4, request: EndTxnRequest, response: EndTxnResponse, handle: endTxn }),
+  defineApi({ key: 28, name: 'TxnOffsetCommit', minVersion: 0, maxVersion: 4, request: TxnOffsetCommitRequest, response: TxnOffsetCommitResponse, handle: txnOffsetCommit }),
 ];

@@ -7,7 +7,10 @@
  */
 import type { Simulation } from '../simulation';
 import type { TransactionalProducer } from '../transactionalProducer';
-import { INVALID_PRODUCER_EPOCH, INVALID_PRODUCER_ID_MAPPING, INVALID_TXN_STATE, NO_ERROR } from './errorCodes';
+import { errorCodeOf } from '../../protocol/errorCodes';
+
+const NO_ERROR = 0;
+const INVALID_TXN_STATE = errorCodeOf('INVALID_TXN_STATE');
 
 export interface ClientTransaction {
   readonly transactionalId: string;
@@ -44,9 +47,9 @@ export class ServerTransactions {
   lookup(transactionalId: string, producerId: number, epoch: number): ClientTransaction | number {
     const txn = this.byId.get(transactionalId);
     if (!txn || txn.producer.producerId !== producerId) {
-      return INVALID_PRODUCER_ID_MAPPING;
+      return errorCodeOf('INVALID_PRODUCER_ID_MAPPING');
     }
-    return epoch === txn.epoch ? txn : INVALID_PRODUCER_EPOCH;
+    return epoch === txn.epoch ? txn : errorCodeOf('INVALID_PRODUCER_EPOCH');
   }
 
   /** Starts the engine's transaction on the first partition or group a client adds to it. */

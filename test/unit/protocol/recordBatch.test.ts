@@ -6,7 +6,6 @@ import {
   Compression, decodeRecordBatch, decodeRecordBatches, encodeControlBatch, encodeRecordBatch, readBatchFrames, readControlMarker,
   summarizeProducedBatches,
 } from '../../../src/protocol/recordBatch';
-import { encodeControlBatch as simulatorControlBatch, encodeRecordBatch as simulatorRecordBatch } from '../../../src/simulator/server/recordBatch';
 
 const text = (value: string): Uint8Array => new Uint8Array(Buffer.from(value, 'utf8'));
 
@@ -16,18 +15,6 @@ describe('protocol: record batches (magic 2)', () => {
     assert.equal(crc32c(Buffer.alloc(32, 0)), 0x8a9136aa);
     assert.equal(crc32c(Buffer.alloc(32, 0xff)), 0x62a8ab43);
     assert.equal(crc32c(Buffer.from(Array.from({ length: 32 }, (_, i) => i))), 0x46dd794e);
-  });
-
-  it('writes the same bytes as the simulator for a data batch and a control batch', () => {
-    const records = [{ offset: 10, value: Buffer.from('a') }, { offset: 12, value: Buffer.from('bc') }];
-    const theirs = simulatorRecordBatch(records, 1_700_000_000_000);
-    const ours = encodeRecordBatch({
-      baseOffset: 10n, baseTimestamp: 1_700_000_000_000n, partitionLeaderEpoch: 0,
-      records: [{ offsetDelta: 0, value: text('a') }, { offsetDelta: 2, value: text('bc') }],
-    });
-    assert.equal(Buffer.from(ours).toString('hex'), theirs.toString('hex'));
-    const marker = encodeControlBatch({ offset: 20n, producerId: 7n, producerEpoch: 0, type: 'COMMIT', coordinatorEpoch: 0, timestamp: 5n, partitionLeaderEpoch: 0 });
-    assert.equal(Buffer.from(marker).toString('hex'), simulatorControlBatch(20, 7, 'COMMIT', 5).toString('hex'));
   });
 
   it('reads back keys, values, headers, offsets and timestamps, and the client\'s frame reader agrees', () => {

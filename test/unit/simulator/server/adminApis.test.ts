@@ -35,15 +35,16 @@ describe('simulator Kafka server: administration over the wire', function () {
   it('creates topics, sets and deletes offsets of an empty group, and deletes the group', async () => {
     assert.equal(await admin.createTopics({ topics: [{ topic: 'created', numPartitions: 2 }] }), true);
     assert.equal(env.sim.cluster.partitionCount('created'), 2);
-    // Again, as a raw CreateTopics v1 (kafkajs's own handling of the answer depends on its module instance).
+    // Again, as a raw CreateTopics v2 (kafkajs's own handling of the answer depends on its module instance).
     const again = new ByteWriter()
       .array(['created'], (w, name) => w.string(name).int32(2).int16(1).array([], () => undefined).array([], () => undefined))
       .int32(1000)
       .boolean(false)
       .toBuffer();
-    const reply = new ByteReader(await rawExchange(env.server.endpoints()[0].port, requestFrame(19, 1, 9, again)));
+    const reply = new ByteReader(await rawExchange(env.server.endpoints()[0].port, requestFrame(19, 2, 9, again)));
     reply.int32();
     assert.equal(reply.int32(), 9);
+    assert.equal(reply.int32(), 0, 'throttle time');
     assert.deepEqual(
       reply.array((t) => [t.string(), t.int16(), t.nullableString()]),
       [['created', 36, "Topic 'created' already exists."]],

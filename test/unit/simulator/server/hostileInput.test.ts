@@ -63,7 +63,7 @@ describe('simulator Kafka server under hostile input', function () {
     it('refuses an OffsetCommit above 2^53 per partition, and OffsetFetch still answers', async () => {
       const port = coordinatorPort(env, 'huge');
       const partitions = arr([i32(0), i64(2n ** 53n + 2n), str('')], [i32(1), i64(2n ** 63n - 1n), str('')], [i32(2), i64(5n), str('')]);
-      const commit = responseBody(await rawExchange(port, request(8, 0, [str('huge'), arr([str('orders'), partitions])])));
+      const commit = responseBody(await rawExchange(port, request(8, 2, [str('huge'), i32(-1), str(''), i64(-1n), arr([str('orders'), partitions])])));
       assert.deepEqual(
         commit.array((t) => [t.string(), t.array((p) => [p.int32(), p.int16()])]),
         [['orders', [[0, OFFSET_OUT_OF_RANGE], [1, OFFSET_OUT_OF_RANGE], [2, 0]]]],
@@ -96,8 +96,9 @@ describe('simulator Kafka server under hostile input', function () {
 
     it('refuses CreateTopics past 10,000 partitions per request or past the simulator limit, creating nothing', async () => {
       const port = env.server.endpoints()[0].port;
-      const create = (name: string, partitions: number) => request(19, 1, [arr([str(name), i32(partitions), i16(1), arr(), arr()]), i32(1000), { kind: 'int8', value: 0 }]);
+      const create = (name: string, partitions: number) => request(19, 2, [arr([str(name), i32(partitions), i16(1), arr(), arr()]), i32(1000), { kind: 'int8', value: 0 }]);
       const tooMany = responseBody(await rawExchange(port, create('huge', 10_000_000)));
+      assert.equal(tooMany.int32(), 0, 'throttle time');
       assert.deepEqual(tooMany.array((t) => [t.string(), t.int16(), t.nullableString()]), [['huge', POLICY_VIOLATION, 'Excessively large number of partitions per request.']]);
       assert.equal(env.sim.cluster.topic('huge'), undefined);
       const room = env.sim.cluster.partitionRoom();

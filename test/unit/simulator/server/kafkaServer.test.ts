@@ -27,15 +27,15 @@ describe('simulator Kafka server with kafkajs 2.2.4', function () {
     await env?.stop();
   });
 
-  it('answers ApiVersions v3 with the v0 error form, and v2 with the supported ranges', async () => {
+  it('answers ApiVersions v6 (above Kafka 4.4) with the v0 error form, and v2 with the supported ranges', async () => {
     const port = env.server.endpoints()[0].port;
-    const tooNew = new ByteReader(await rawExchange(port, requestFrame(18, 3, 7, Buffer.from([0, 0, 0]), true)));
+    const tooNew = new ByteReader(await rawExchange(port, requestFrame(18, 6, 7, Buffer.from([0, 0, 0]), true)));
     tooNew.int32();
     assert.equal(tooNew.int32(), 7);
     assert.equal(tooNew.int16(), 35);
     const ranges = tooNew.array((a) => ({ key: a.int16(), min: a.int16(), max: a.int16() }));
     assert.equal(tooNew.remaining, 0);
-    assert.deepEqual(ranges.find((r) => r.key === 11), { key: 11, min: 0, max: 5 });
+    assert.deepEqual(ranges.find((r) => r.key === 11), { key: 11, min: 0, max: 9 });
 
     const ok = new ByteReader(await rawExchange(port, requestFrame(18, 2, 8, Buffer.alloc(0))));
     ok.int32();

@@ -2,13 +2,12 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { crc32c } from '../../../../src/protocol/crc32c';
 import { CORRUPT_MESSAGE, INVALID_RECORD, readProducedBatches, RejectedBatches, UNSUPPORTED_COMPRESSION_TYPE } from '../../../../src/simulator/server/producedBatches';
-import { encodeRecordBatch } from '../../../../src/simulator/server/recordBatch';
+import { encodeRecordBatch } from '../../../../src/protocol/recordBatch';
 
 /** A batch of `n` records at offsets 0..n-1, as a producer sends it. */
 function batchOf(n: number): Buffer {
-  return encodeRecordBatch(
-    Array.from({ length: n }, (_, offset) => ({ offset, value: Buffer.from(`v${offset}`) })),
-    1_700_000_000_000,
+  return Buffer.from(
+    encodeRecordBatch({ baseOffset: 0n, baseTimestamp: 1_700_000_000_000n, records: Array.from({ length: n }, (_, offset) => ({ value: Buffer.from(`v${offset}`) })) }),
   );
 }
 
@@ -30,8 +29,8 @@ function rejection(bytes: Buffer): { code: number; message: string } {
 
 describe('simulator/server/producedBatches', () => {
   it('counts the records of well-formed batches, several per partition', () => {
-    assert.deepEqual(readProducedBatches(Buffer.concat([batchOf(1), batchOf(2)])), { records: 3, transactional: null });
-    assert.deepEqual(readProducedBatches(Buffer.alloc(0)), { records: 0, transactional: null });
+    assert.deepEqual(readProducedBatches(Buffer.concat([batchOf(1), batchOf(2)])), { records: 3, timestamps: [1_700_000_000_000, 1_700_000_000_000, 1_700_000_000_000], transactional: null });
+    assert.deepEqual(readProducedBatches(Buffer.alloc(0)), { records: 0, timestamps: [], transactional: null });
   });
 
   it('refuses a record count the records do not bear out (an empty batch claiming 2^31 - 1 records)', () => {
@@ -54,8 +53,8 @@ describe('simulator/server/producedBatches', () => {
     delta.writeInt32BE(5, 23);
     assert.match(rejection(recrc(delta)).message, /last offset delta 5 for 2/);
     const zero = batchOf(1);
+    // A zero count with a last offset delta of 0: the offsets span one record, the count none (LogValidator's count check).
     zero.writeInt32BE(0, 57);
-    zero.writeInt32BE(-1, 23);
     assert.match(rejection(recrc(zero)).message, /invalid reported count/);
   });
 

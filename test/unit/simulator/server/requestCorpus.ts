@@ -7,7 +7,22 @@
 import { ByteWriter } from '../../../../src/kafka/protocol/wire';
 import { subscriptionToWire } from '../../../../src/simulator/server/memberProtocol';
 import { crc32c } from '../../../../src/protocol/crc32c';
-import { encodeRecordBatch } from '../../../../src/simulator/server/recordBatch';
+import { encodeRecordBatch } from '../../../../src/protocol/recordBatch';
+import { topicIdFor } from '../../../../src/simulator/cluster';
+import { encode, type MessageCodec } from '../../../../src/protocol/runtime';
+import { FetchRequest } from '../../../../src/protocol/messages/fetchRequest';
+import { FindCoordinatorRequest } from '../../../../src/protocol/messages/findCoordinatorRequest';
+import { HeartbeatRequest } from '../../../../src/protocol/messages/heartbeatRequest';
+import { JoinGroupRequest } from '../../../../src/protocol/messages/joinGroupRequest';
+import { LeaveGroupRequest } from '../../../../src/protocol/messages/leaveGroupRequest';
+import { ListGroupsRequest } from '../../../../src/protocol/messages/listGroupsRequest';
+import { ListOffsetsRequest } from '../../../../src/protocol/messages/listOffsetsRequest';
+import { MetadataRequest } from '../../../../src/protocol/messages/metadataRequest';
+import { OffsetCommitRequest } from '../../../../src/protocol/messages/offsetCommitRequest';
+import { OffsetFetchRequest } from '../../../../src/protocol/messages/offsetFetchRequest';
+import { ProduceRequest } from '../../../../src/protocol/messages/produceRequest';
+import { SyncGroupRequest } from '../../../../src/protocol/messages/syncGroupRequest';
+import { DescribeGroupsRequest } from '../../../../src/protocol/messages/describeGroupsRequest';
 
 export type Field =
   | { kind: 'int8' | 'int16' | 'int32'; value: number }
@@ -84,9 +99,8 @@ function subscription(topics: string[]): Buffer {
 
 /** A one-record batch as a producer sends it. */
 export function producedBatch(records = 1): Buffer {
-  return encodeRecordBatch(
-    Array.from({ length: records }, (_, offset) => ({ offset, value: Buffer.from(`fuzz-${offset}`) })),
-    Date.now(),
+  return Buffer.from(
+    encodeRecordBatch({ baseOffset: 0n, baseTimestamp: BigInt(Date.now()), records: Array.from({ length: records }, (_, offset) => ({ value: Buffer.from(`fuzz-${offset}`) })) }),
   );
 }
 
@@ -118,7 +132,7 @@ export function requestCorpus(group = 'fuzzed'): CorpusRequest[] {
     { apiKey: 2, apiVersion: 5, label: 'ListOffsets v5', route: { topic: 'orders', partition: 1 }, fields: [i32(-1), i8(1), arr([str('orders'), arr([i32(1), i32(-1), i64(-2)])])] },
     { apiKey: 3, apiVersion: 0, label: 'Metadata v0', route: null, fields: [arr([str('orders')])] },
     { apiKey: 3, apiVersion: 6, label: 'Metadata v6', route: null, fields: [arr([str('orders')], [str('fuzz-auto')]), i8(1)] },
-    { apiKey: 8, apiVersion: 0, label: 'OffsetCommit v0', route: { group }, fields: [str('fuzz-simple'), arr([str('orders'), arr([i32(0), i64(2), str('')])])] },
+    { apiKey: 8, apiVersion: 2, label: 'OffsetCommit v2', route: { group }, fields: [str('fuzz-simple'), i32(-1), str(''), i64(-1), arr([str('orders'), arr([i32(0), i64(2), str('')])])] },
     {
       apiKey: 8,
       apiVersion: 7,
@@ -147,7 +161,7 @@ export function requestCorpus(group = 'fuzzed'): CorpusRequest[] {
     { apiKey: 16, apiVersion: 2, label: 'ListGroups v2', route: null, fields: [] },
     { apiKey: 18, apiVersion: 0, label: 'ApiVersions v0', route: null, fields: [] },
     { apiKey: 18, apiVersion: 2, label: 'ApiVersions v2', route: null, fields: [] },
-    { apiKey: 19, apiVersion: 0, label: 'CreateTopics v0', route: null, fields: [arr([str('fuzz-created'), i32(2), i16(1), arr(), arr()]), i32(1000)] },
+    { apiKey: 19, apiVersion: 2, label: 'CreateTopics v2', route: null, fields: [arr([str('fuzz-created'), i32(2), i16(1), arr(), arr()]), i32(1000), i8(0)] },
     { apiKey: 19, apiVersion: 4, label: 'CreateTopics v4', route: null, fields: [arr([str('fuzz-created-4'), i32(-1), i16(-1), arr(), arr([str('cleanup.policy'), str('delete')])]), i32(1000), i8(1)] },
     { apiKey: 22, apiVersion: 0, label: 'InitProducerId v0', route: null, fields: [str(null), i32(60000)] },
     { apiKey: 22, apiVersion: 1, label: 'InitProducerId v1', route: { group: 'fuzz-txn' }, fields: [str('fuzz-txn'), i32(60000)] },
@@ -164,7 +178,43 @@ export function requestCorpus(group = 'fuzzed'): CorpusRequest[] {
     { apiKey: 42, apiVersion: 1, label: 'DeleteGroups v1', route: { group }, fields: [arr([str('fuzz-simple')])] },
     { apiKey: 47, apiVersion: 0, label: 'OffsetDelete v0', route: { group }, fields: [str('fuzz-simple'), arr(topicPartitions('orders', [0]))] },
   ];
-  return list;
+  return [...list, ...flexibleCorpus(group)];
+}
+
+/**
+ * A flexible version's request as one raw field: the request header v2's empty tagged fields
+ * (requestFrame writes header v1), then the body from the generated codec.
+ */
+function flexible<T>(codec: MessageCodec<T>, apiVersion: number, route: CorpusRequest['route'], body: T): CorpusRequest {
+  if (codec.apiKey === null) {
+    throw new Error(`${codec.name} is not a request`);
+  }
+  const value = Buffer.concat([Buffer.from([0]), encode(codec, apiVersion, body)]);
+  return { apiKey: codec.apiKey, apiVersion, label: `${codec.name} v${apiVersion}`, route, fields: [{ kind: 'raw', value }] };
+}
+
+/** Kafka 4.4's newest versions (flexible, topic ids where they use them), for group `group`; `ordersId` is the topic id of "orders". */
+export function flexibleCorpus(group: string, ordersId = topicIdFor('sim-cluster', 'orders')): CorpusRequest[] {
+  const metadata = subscription(['orders']);
+  return [
+    flexible(ProduceRequest, 13, { topic: 'orders', partition: 0 }, { transactionalId: null, acks: -1, timeoutMs: 1000, topicData: [{ topicId: ordersId, partitionData: [{ index: 0, records: producedBatch(2) }] }] }),
+    flexible(FetchRequest, 18, { topic: 'orders', partition: 1 }, {
+      replicaId: -1, maxWaitMs: 50, minBytes: 1, maxBytes: 1 << 20, isolationLevel: 0, sessionId: 0, sessionEpoch: -1,
+      topics: [{ topicId: ordersId, partitions: [{ partition: 1, currentLeaderEpoch: -1, fetchOffset: 0n, lastFetchedEpoch: -1, logStartOffset: -1n, partitionMaxBytes: 1 << 20 }] }],
+      forgottenTopicsData: [], rackId: '',
+    }),
+    flexible(ListOffsetsRequest, 11, { topic: 'orders', partition: 2 }, { replicaId: -1, isolationLevel: 0, topics: [{ name: 'orders', partitions: [{ partitionIndex: 2, currentLeaderEpoch: -1, timestamp: -3n }] }], timeoutMs: 1000 }),
+    flexible(MetadataRequest, 13, null, { topics: [{ name: 'orders' }, { name: null, topicId: ordersId }], allowAutoTopicCreation: false, includeTopicAuthorizedOperations: false }),
+    flexible(OffsetCommitRequest, 10, { group }, { groupId: 'fuzz-simple', generationIdOrMemberEpoch: -1, memberId: '', groupInstanceId: null, topics: [{ topicId: ordersId, partitions: [{ partitionIndex: 0, committedOffset: 1n, committedLeaderEpoch: -1, committedMetadata: '' }] }] }),
+    flexible(OffsetFetchRequest, 10, { group }, { groups: [{ groupId: 'fuzz-simple', memberId: null, memberEpoch: -1, topics: null }, { groupId: group, memberId: null, memberEpoch: -1, topics: [{ topicId: ordersId, partitionIndexes: [0, 1] }] }], requireStable: true }),
+    flexible(FindCoordinatorRequest, 6, null, { keyType: 0, coordinatorKeys: [group, 'fuzz-simple'] }),
+    flexible(JoinGroupRequest, 9, { group }, { groupId: group, sessionTimeoutMs: 10000, rebalanceTimeoutMs: 20000, memberId: '', groupInstanceId: null, protocolType: 'consumer', protocols: [{ name: 'range', metadata }], reason: 'fuzz' }),
+    flexible(SyncGroupRequest, 5, { group }, { groupId: group, generationId: 1, memberId: 'member', groupInstanceId: null, protocolType: 'consumer', protocolName: 'range', assignments: [] }),
+    flexible(HeartbeatRequest, 4, { group }, { groupId: group, generationId: 1, memberId: 'member', groupInstanceId: null }),
+    flexible(LeaveGroupRequest, 5, { group }, { groupId: group, members: [{ memberId: 'member', groupInstanceId: null, reason: 'fuzz' }] }),
+    flexible(DescribeGroupsRequest, 6, { group }, { groups: [group, 'missing'], includeAuthorizedOperations: false }),
+    flexible(ListGroupsRequest, 5, null, { statesFilter: ['stable'], typesFilter: ['classic'] }),
+  ];
 }
 
 /** An empty v2 batch whose header claims 2^31 - 1 records (CRC correct), as a hostile producer sends it. */
@@ -184,7 +234,7 @@ export function attackCorpus(group: string): CorpusRequest[] {
     { apiKey: 11, apiVersion: 0, label: 'JoinGroup v0 naming one protocol twice', route: { group }, fields: [str(group), i32(10000), str(''), str('consumer'), twice] },
     { apiKey: 8, apiVersion: 2, label: 'OffsetCommit v2 above 2^53', route: { group }, fields: [str(group), i32(-1), str(''), i64(-1), arr([str('orders'), arr([i32(0), i64(2n ** 53n + 2n), str('')])])] },
     { apiKey: 9, apiVersion: 3, label: 'OffsetFetch v3 of every offset', route: { group }, fields: [str(group), { kind: 'array', items: [], count: -1 }] },
-    { apiKey: 19, apiVersion: 1, label: 'CreateTopics v1 of 10^7 partitions', route: null, fields: [arr([str(`huge-${group}`), i32(10_000_000), i16(1), arr(), arr()]), i32(1000), i8(0)] },
+    { apiKey: 19, apiVersion: 2, label: 'CreateTopics v2 of 10^7 partitions', route: null, fields: [arr([str(`huge-${group}`), i32(10_000_000), i16(1), arr(), arr()]), i32(1000), i8(0)] },
     { apiKey: 0, apiVersion: 3, label: 'Produce v3 of an empty batch claiming 2^31 - 1 records', route: { topic: 'orders', partition: 2 }, fields: [str(null), i16(1), i32(1000), arr([str('orders'), arr([i32(2), bytes(lyingEmptyBatch())])])] },
     {
       apiKey: 1,

@@ -4,6 +4,9 @@ import { Kafka, logLevel } from 'kafkajs';
 import { ByteReader } from '../../../../src/kafka/protocol/wire';
 import { Simulation } from '../../../../src/simulator/simulation';
 import { SimKafkaServer, type KafkaServerOptions } from '../../../../src/simulator/server/kafkaServer';
+import { ByteReader as ProtocolReader } from '../../../../src/protocol/byteReader';
+import { encodeRequest, readResponseHeader } from '../../../../src/protocol/headers';
+import { decode, type MessageCodec } from '../../../../src/protocol/runtime';
 
 export interface ServerUnderTest {
   sim: Simulation;
@@ -129,4 +132,24 @@ export function responseBody(frame: Buffer): ByteReader {
     throw new Error(`expected a response frame, got ${frame.length} byte(s) (the server closed the connection)`);
   }
   return new ByteReader(frame.subarray(8), 'response');
+}
+
+/**
+ * One request and its response through the generated codecs (the protocol layer a client uses):
+ * encodes `body` at `version` with its header, sends it on a new connection and decodes the answer.
+ */
+export async function codecExchange<Req, Res>(port: number, request: MessageCodec<Req>, response: MessageCodec<Res>, version: number, body: Req): Promise<Res> {
+  const bytes = encodeRequest(request, version, { correlationId: 41, clientId: 'codec-test' }, body);
+  const size = Buffer.alloc(4);
+  size.writeInt32BE(bytes.length);
+  const frame = await rawExchange(port, Buffer.concat([size, bytes]));
+  if (frame.length < 8) {
+    throw new Error(`expected a response frame, got ${frame.length} byte(s) (the server closed the connection)`);
+  }
+  const reader = new ProtocolReader(frame, 4);
+  const header = readResponseHeader(reader, request.apiKey ?? -1, version);
+  if (header.correlationId !== 41) {
+    throw new Error(`response to correlation ${header.correlationId}, expected 41`);
+  }
+  return decode(response, reader.rest(), version);
 }
