@@ -17,7 +17,7 @@ import { fork } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { javaStringHashCode } from '../src/kafka/offsetsPartition';
+import { javaStringHashCode } from '../src/protocol/offsetsPartition';
 import { assign } from '../src/simulator/assignors/index';
 import { compareJavaStrings } from '../src/simulator/assignors/memberOrder';
 import type { AssignInput, AssignorMember, AssignorName, AssignResult } from '../src/simulator/assignors/types';

@@ -4,7 +4,7 @@
 import { ByteReader } from './byteReader';
 import { ByteWriter } from './byteWriter';
 import { ProtocolError, errorMessage } from './errors';
-import { ConsumerProtocolAssignment } from './messages/consumerProtocolAssignment';
+import { ConsumerProtocolAssignment, type ConsumerProtocolAssignmentData } from './messages/consumerProtocolAssignment';
 import { ConsumerProtocolSubscription } from './messages/consumerProtocolSubscription';
 import type { MessageCodec } from './runtime';
 
@@ -108,8 +108,22 @@ export function decodeAssignment(bytes: Uint8Array): ConsumerAssignment {
   if (bytes.length === 0) {
     return { version: -1, partitions: [], userData: null };
   }
-  const { version, message } = decodeVersioned(ConsumerProtocolAssignment, bytes, 'consumer assignment');
-  return { version, partitions: flatten(message.assignedPartitions), userData: message.userData };
+  let decoded: { version: number; message: ConsumerProtocolAssignmentData };
+  try {
+    decoded = decodeVersioned(ConsumerProtocolAssignment, bytes, 'consumer assignment');
+  } catch (error) {
+    // Some clients end an assignment right after its partitions; the tool has always shown those
+    // partitions (null user data) rather than a decode error, so read them as if a null followed.
+    const withNullUserData = new Uint8Array(bytes.length + 4);
+    withNullUserData.set(bytes);
+    withNullUserData.fill(0xff, bytes.length);
+    try {
+      decoded = decodeVersioned(ConsumerProtocolAssignment, withNullUserData, 'consumer assignment');
+    } catch {
+      throw error;
+    }
+  }
+  return { version: decoded.version, partitions: flatten(decoded.message.assignedPartitions), userData: decoded.message.userData };
 }
 
 export function encodeAssignment(assignment: Omit<ConsumerAssignment, 'version'>, version = 3): Uint8Array {

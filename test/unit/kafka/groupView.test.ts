@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { classicMembers, lastStableLag, offsetRows, partitionKey, toGroupState, toGroupType, toSummary, totalLag, type PartitionEnds } from '../../../src/kafka/groupView';
 import type { Member } from '../../../src/model/types';
 import type { DescribedGroup } from '../../../src/kafka/requests/groupRequests';
-import { WireWriter } from './requests/wireWriter';
+import { WireWriter } from '../protocol/wire';
 
 const member = (memberId: string, assignment: Array<[string, number]>): Member => ({
   memberId,

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { Kafka, logLevel } from 'kafkajs';
 import { UnsupportedApiVersionError, assertKafkajsVersion, createCluster, pickVersion, requireVersion, sendCall, sendRequest, type KafkajsBroker } from '../../../src/kafka/kafkajsBridge';
 import { deleteGroupsRequest } from '../../../src/kafka/requests/adminRequests';
-import { hex, WireWriter } from './requests/wireWriter';
+import { hex, WireWriter } from '../protocol/wire';
 
 interface SentProtocol {
   request: { apiKey: number; apiVersion: number; apiName: string; encode(): Promise<unknown> };

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { offsetsPartitionFor } from '../../../src/kafka/offsetsPartition';
+import { offsetsPartitionFor } from '../../../src/protocol/offsetsPartition';
 import { OffsetsTopicReader } from '../../../src/kafka/offsetsTopicReader';
 import { OffsetsTopicAccessError, type EarliestOffset, type OffsetsTopicTransport } from '../../../src/kafka/offsetsTopicTransport';
 import type { FetchLimits, FetchPosition, FetchResult } from '../../../src/kafka/requests/fetchRequest';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { offsetsPartitionFor } from '../../../src/kafka/offsetsPartition';
+import { offsetsPartitionFor } from '../../../src/protocol/offsetsPartition';
 import { OFFSETS_TOPIC, SimCluster } from '../../../src/simulator/cluster';
 import { SeededRandom } from '../../../src/simulator/random';
 

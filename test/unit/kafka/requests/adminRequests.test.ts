@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { adminOffsetCommitRequest, deleteGroupsRequest, leaveGroupByInstanceIdRequest, offsetDeleteRequest } from '../../../../src/kafka/requests/adminRequests';
-import { hex, WireWriter } from './wireWriter';
+import { hex, WireWriter } from '../../protocol/wire';
 
 describe('adminRequests', () => {
   describe('adminOffsetCommitRequest', () => {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { fetchRequest, MAX_FETCH_VERSION, MAX_FETCH_VERSION_BY_NAME, MIN_FETCH_VERSION } from '../../../../src/kafka/requests/fetchRequest';
 import { UnsupportedVersionError } from '../../../../src/protocol/errors';
-import { hex, WireWriter } from './wireWriter';
+import { hex, WireWriter } from '../../protocol/wire';
 
 const limits = { maxWaitMs: 500, maxBytes: 4096, maxBytesPerPartition: 1024 };
 const byName = { topic: 't', topicId: null };

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describeGroupsRequest, listGroupsRequest } from '../../../../src/kafka/requests/groupRequests';
-import { hex, WireWriter } from './wireWriter';
+import { hex, WireWriter } from '../../protocol/wire';
 
 describe('groupRequests', () => {
   describe('listGroupsRequest', () => {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { EARLIEST_TIMESTAMP, READ_COMMITTED, listOffsetsRequest, metadataRequest, offsetFetchRequest } from '../../../../src/kafka/requests/offsetRequests';
 import { KafkaErrorCode } from '../../../../src/kafka/kafkaErrors';
-import { hex, WireWriter } from './wireWriter';
+import { hex, WireWriter } from '../../protocol/wire';
 
 describe('offsetRequests', () => {
   it('asks Metadata v6 for named topics without auto-creation, and decodes brokers and leaders', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { javaStringHashCode } from '../../../../src/kafka/offsetsPartition';
+import { javaStringHashCode } from '../../../../src/protocol/offsetsPartition';
 import { JavaHashOrder, javaHashMapKeyOrder, javaTopicPartitionHash } from '../../../../src/simulator/assignors/javaHashOrder';
 
 // Expected orders printed by OpenJDK 17 (java.util.HashMap / HashSet, org.apache.kafka.common.TopicPartition).

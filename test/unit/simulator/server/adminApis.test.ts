@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Admin } from 'kafkajs';
 import { AssignerProtocol } from 'kafkajs';
-import { ByteReader, ByteWriter } from '../../../../src/kafka/protocol/wire';
+import { WireReader, WireWriter } from '../../protocol/wire';
 import { startServer, rawExchange, requestFrame, waitFor, type ServerUnderTest } from './serverTestKit';
 
 describe('simulator Kafka server: administration over the wire', function () {
@@ -36,12 +36,12 @@ describe('simulator Kafka server: administration over the wire', function () {
     assert.equal(await admin.createTopics({ topics: [{ topic: 'created', numPartitions: 2 }] }), true);
     assert.equal(env.sim.cluster.partitionCount('created'), 2);
     // Again, as a raw CreateTopics v2 (kafkajs's own handling of the answer depends on its module instance).
-    const again = new ByteWriter()
+    const again = new WireWriter()
       .array(['created'], (w, name) => w.string(name).int32(2).int16(1).array([], () => undefined).array([], () => undefined))
       .int32(1000)
       .boolean(false)
       .toBuffer();
-    const reply = new ByteReader(await rawExchange(env.server.endpoints()[0].port, requestFrame(19, 2, 9, again)));
+    const reply = new WireReader(await rawExchange(env.server.endpoints()[0].port, requestFrame(19, 2, 9, again)));
     reply.int32();
     assert.equal(reply.int32(), 9);
     assert.equal(reply.int32(), 0, 'throttle time');
@@ -74,11 +74,11 @@ describe('simulator Kafka server: administration over the wire', function () {
     );
     await waitFor('the engine to commit', () => committed);
     const owner = env.server.endpoints().find((e) => e.nodeId === env.sim.cluster.coordinatorFor('od').nodeId)!;
-    const body = new ByteWriter()
+    const body = new WireWriter()
       .string('od')
       .array(['orders'], (w, name) => w.string(name).array([0], (pw, p) => pw.int32(p)))
       .toBuffer();
-    const reply = new ByteReader(await rawExchange(owner.port, requestFrame(47, 0, 6, body)));
+    const reply = new WireReader(await rawExchange(owner.port, requestFrame(47, 0, 6, body)));
     reply.int32();
     assert.equal(reply.int32(), 6);
     assert.equal(reply.int16(), 0);
@@ -94,9 +94,9 @@ describe('simulator Kafka server: administration over the wire', function () {
   it('answers NOT_COORDINATOR from a broker that does not own the group', async () => {
     const owner = env.sim.cluster.coordinatorFor('simulated').nodeId;
     const other = env.server.endpoints().find((e) => e.nodeId !== owner)!;
-    const body = new ByteWriter().string('simulated').int32(1).string('nobody').toBuffer();
+    const body = new WireWriter().string('simulated').int32(1).string('nobody').toBuffer();
     const raw = await rawExchange(other.port, requestFrame(12, 0, 5, body));
-    const reply = new ByteReader(raw);
+    const reply = new WireReader(raw);
     reply.int32();
     assert.equal(reply.int32(), 5);
     assert.equal(reply.int16(), 16);

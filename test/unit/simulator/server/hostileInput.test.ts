@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Socket } from 'node:net';
-import { ByteWriter } from '../../../../src/kafka/protocol/wire';
+import { WireWriter } from '../../protocol/wire';
 import { MAX_CLUSTER_PARTITIONS } from '../../../../src/simulator/cluster';
 import { crc32c } from '../../../../src/protocol/crc32c';
 import { subscriptionToWire } from '../../../../src/simulator/server/memberProtocol';
@@ -175,7 +175,7 @@ describe('simulator Kafka server under hostile input', function () {
     it('bounds the bytes held for incomplete frames across connections', async () => {
       env = await startServer({ maxBufferedRequestBytes: 1024 * 1024 });
       const port = env.server.endpoints()[0].port;
-      const partial = new ByteWriter().int32(20 * 1024 * 1024).raw(Buffer.alloc(400 * 1024)).toBuffer();
+      const partial = new WireWriter().int32(20 * 1024 * 1024).raw(Buffer.alloc(400 * 1024)).toBuffer();
       const held = [await connect(port), await connect(port)];
       for (const c of held) {
         c.socket.write(partial);

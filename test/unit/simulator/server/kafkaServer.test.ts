@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Admin, Consumer, EachMessagePayload, Producer } from 'kafkajs';
-import { ByteReader } from '../../../../src/kafka/protocol/wire';
+import { WireReader } from '../../protocol/wire';
 import { startServer, rawExchange, requestFrame, waitFor, type ServerUnderTest } from './serverTestKit';
 
 describe('simulator Kafka server with kafkajs 2.2.4', function () {
@@ -29,7 +29,7 @@ describe('simulator Kafka server with kafkajs 2.2.4', function () {
 
   it('answers ApiVersions v6 (above Kafka 4.4) with the v0 error form, and v2 with the supported ranges', async () => {
     const port = env.server.endpoints()[0].port;
-    const tooNew = new ByteReader(await rawExchange(port, requestFrame(18, 6, 7, Buffer.from([0, 0, 0]), true)));
+    const tooNew = new WireReader(await rawExchange(port, requestFrame(18, 6, 7, Buffer.from([0, 0, 0]), true)));
     tooNew.int32();
     assert.equal(tooNew.int32(), 7);
     assert.equal(tooNew.int16(), 35);
@@ -37,7 +37,7 @@ describe('simulator Kafka server with kafkajs 2.2.4', function () {
     assert.equal(tooNew.remaining, 0);
     assert.deepEqual(ranges.find((r) => r.key === 11), { key: 11, min: 0, max: 9 });
 
-    const ok = new ByteReader(await rawExchange(port, requestFrame(18, 2, 8, Buffer.alloc(0))));
+    const ok = new WireReader(await rawExchange(port, requestFrame(18, 2, 8, Buffer.alloc(0))));
     ok.int32();
     assert.equal(ok.int32(), 8);
     assert.equal(ok.int16(), 0);

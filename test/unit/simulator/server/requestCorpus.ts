@@ -4,7 +4,7 @@
  * set to boundary values, array entries duplicated or dropped, and bytes flipped, inserted or
  * deleted in the encoded body.
  */
-import { ByteWriter } from '../../../../src/kafka/protocol/wire';
+import { WireWriter } from '../../protocol/wire';
 import { subscriptionToWire } from '../../../../src/simulator/server/memberProtocol';
 import { crc32c } from '../../../../src/protocol/crc32c';
 import { encodeRecordBatch } from '../../../../src/protocol/recordBatch';
@@ -52,7 +52,7 @@ const str = (value: string | null): Field => ({ kind: 'string', value });
 const bytes = (value: Buffer | null): Field => ({ kind: 'bytes', value });
 const arr = (...items: Field[][]): Field => ({ kind: 'array', items });
 
-export function encodeFields(fields: readonly Field[], w = new ByteWriter()): ByteWriter {
+export function encodeFields(fields: readonly Field[], w = new WireWriter()): WireWriter {
   for (const field of fields) {
     switch (field.kind) {
       case 'int8':

@@ -1,7 +1,7 @@
 /** Shared pieces of the server tests: a server over a small simulation, condition waits and raw requests. */
 import { Socket } from 'node:net';
 import { Kafka, logLevel } from 'kafkajs';
-import { ByteReader } from '../../../../src/kafka/protocol/wire';
+import { WireReader } from '../../protocol/wire';
 import { Simulation } from '../../../../src/simulator/simulation';
 import { SimKafkaServer, type KafkaServerOptions } from '../../../../src/simulator/server/kafkaServer';
 import { ByteReader as ProtocolReader } from '../../../../src/protocol/byteReader';
@@ -127,11 +127,11 @@ function portOf(env: ServerUnderTest, nodeId: number): number {
 }
 
 /** A response frame's body after the size and correlation id (response header v0). */
-export function responseBody(frame: Buffer): ByteReader {
+export function responseBody(frame: Buffer): WireReader {
   if (frame.length < 8) {
     throw new Error(`expected a response frame, got ${frame.length} byte(s) (the server closed the connection)`);
   }
-  return new ByteReader(frame.subarray(8), 'response');
+  return new WireReader(frame.subarray(8));
 }
 
 /**

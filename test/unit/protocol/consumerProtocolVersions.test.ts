@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { decodeAssignment, decodeSubscription } from '../../../../src/kafka/protocol/consumerProtocol';
-import { ByteWriter } from '../../../../src/kafka/protocol/wire';
+import { decodeAssignment, decodeSubscription } from '../../../src/protocol/consumerProtocol';
+import { WireWriter } from './wire';
 
 /**
  * Bytes written by Java's ConsumerProtocol.serializeSubscription / serializeAssignment (kafka-clients
@@ -22,14 +22,14 @@ const owned = [
   { topic: 'payments', partition: 1 },
 ];
 
-describe('consumerProtocol', () => {
+describe('protocol: consumer protocol bytes Java writes', () => {
   describe('decodeSubscription', () => {
     it('decodes each Java version with the fields that version carries', () => {
       const decoded = [0, 1, 2, 3].map((v) => decodeSubscription(Buffer.from(JAVA_SUBSCRIPTION[v], 'hex')));
       for (const [v, s] of decoded.entries()) {
         assert.equal(s.version, v);
         assert.deepEqual(s.topics, ['orders', 'payments']);
-        assert.deepEqual(s.userData, Buffer.from([1, 2, 3]));
+        assert.deepEqual(s.userData, new Uint8Array([1, 2, 3]));
       }
       assert.deepEqual(decoded[0].ownedPartitions, []);
       assert.deepEqual(decoded[1].ownedPartitions, owned);
@@ -52,13 +52,13 @@ describe('consumerProtocol', () => {
     });
 
     it("decodes kafkajs's v0 metadata (empty user data)", () => {
-      const bytes = new ByteWriter().int16(0).array(['t'], (w, t) => w.string(t)).bytes(Buffer.alloc(0)).toBuffer();
-      assert.deepEqual(decodeSubscription(bytes), { version: 0, topics: ['t'], userData: Buffer.alloc(0), ownedPartitions: [], generationId: -1, rackId: null });
+      const bytes = new WireWriter().int16(0).array(['t'], (w, t) => w.string(t)).bytes(Buffer.alloc(0)).toBuffer();
+      assert.deepEqual(decodeSubscription(bytes), { version: 0, topics: ['t'], userData: new Uint8Array(0), ownedPartitions: [], generationId: -1, rackId: null });
     });
 
     it('rejects truncated or negative-version bytes with a clear error', () => {
-      assert.throws(() => decodeSubscription(Buffer.from(JAVA_SUBSCRIPTION[0].slice(0, 20), 'hex')), /consumer subscription: needs/);
-      assert.throws(() => decodeSubscription(Buffer.from('ffff00000000ffffffff', 'hex')), /negative version/);
+      assert.throws(() => decodeSubscription(Buffer.from(JAVA_SUBSCRIPTION[0].slice(0, 20), 'hex')), /consumer subscription v0: Truncated input/);
+      assert.throws(() => decodeSubscription(Buffer.from('ffff00000000ffffffff', 'hex')), /unsupported version -1/);
     });
   });
 
@@ -72,7 +72,7 @@ describe('consumerProtocol', () => {
             { topic: 'orders', partition: 1 },
             { topic: 'payments', partition: 0 },
           ],
-          userData: Buffer.from([9]),
+          userData: new Uint8Array([9]),
         });
       }
     });
@@ -82,7 +82,7 @@ describe('consumerProtocol', () => {
     });
 
     it('accepts an assignment that stops before the user data', () => {
-      const bytes = new ByteWriter().int16(0).array([0], (w) => w.string('t').array([3], (x, p) => x.int32(p))).toBuffer();
+      const bytes = new WireWriter().int16(0).array([0], (w) => w.string('t').array([3], (x, p) => x.int32(p))).toBuffer();
       assert.deepEqual(decodeAssignment(bytes), { version: 0, partitions: [{ topic: 't', partition: 3 }], userData: null });
     });
   });

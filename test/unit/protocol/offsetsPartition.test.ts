@@ -1,5 +1,5 @@
 import { strict as assert } from 'assert';
-import { javaStringHashCode, offsetsPartitionFor } from '../../../src/kafka/offsetsPartition';
+import { javaStringHashCode, offsetsPartitionFor } from '../../../src/protocol/offsetsPartition';
 
 describe('offsetsPartitionFor', () => {
   it('matches Java for the spec vectors', () => {
