@@ -73,7 +73,7 @@ function main(): void {
     const actual = ours(testCase);
     const same = 'error' in expected || 'error' in actual
       ? 'error' in expected && 'error' in actual
-      : JSON.stringify(asSets(expected as AssignResult)) === JSON.stringify(asSets(actual as AssignResult));
+      : JSON.stringify(asSets(expected)) === JSON.stringify(asSets(actual));
     if (same) {
       matchedPerStrategy.set(testCase.strategy, (matchedPerStrategy.get(testCase.strategy) ?? 0) + 1);
     } else {

@@ -201,7 +201,7 @@ function saslOptions(sasl: SaslSettings, secrets: Secrets, runCommand: (command:
     case 'plain':
     case 'scram-sha-256':
     case 'scram-sha-512':
-      return { mechanism: sasl.mechanism, username: sasl.username ?? '', password: secrets.password ?? '' } as SASLOptions;
+      return { mechanism: sasl.mechanism, username: sasl.username ?? '', password: secrets.password ?? '' };
     case 'oauthbearer': {
       const command = sasl.tokenCommand?.trim();
       const token = secrets.token ?? '';
@@ -303,7 +303,7 @@ interface ErrorLike {
 function errorChain(error: unknown): ErrorLike[] {
   const chain: ErrorLike[] = [];
   let current: unknown = error;
-  while (current && typeof current === 'object' && chain.length < 10 && !chain.includes(current as ErrorLike)) {
+  while (current && typeof current === 'object' && chain.length < 10 && !chain.includes(current)) {
     const e = current as ErrorLike;
     chain.push(e);
     current = e.cause ?? e.originalError;

@@ -3,7 +3,7 @@
  * client builds (so connections, SASL and TLS are kafkajs's own) and its brokers' connection pools,
  * through which requests kafkajs does not implement are sent as finished bytes.
  */
-import { Kafka } from 'kafkajs';
+import { type Kafka } from 'kafkajs';
 import Encoder from 'kafkajs/src/protocol/encoder';
 import kafkajsPackage from 'kafkajs/package.json';
 import { ApiKeys } from '../protocol/messages/apis';

@@ -31,12 +31,12 @@
  * for every scenario and scope, same refusal sentence for a Stable group.
  */
 import type { GroupState, TopicPartition } from '../model/types';
-import { parseResetCsv, ResetCsvRow, resetCsvRowsForGroup } from './csv';
+import { parseResetCsv, type ResetCsvRow, resetCsvRowsForGroup } from './csv';
 import { parseResetDatetime } from './datetime';
 import { parseJavaDuration, timestampBefore } from './duration';
 import type { ResetRequest, ResetScenario } from './resetRequest';
 import type { CommittedOffset, PartitionLogOffsets } from '../model/groupAdmin';
-import { PartitionCounts, resolveScopePartitions } from './resetScope';
+import { type PartitionCounts, resolveScopePartitions } from './resetScope';
 import { compareTopicPartitions, formatTopicPartition, parseJavaLong, PartitionMap } from './topicPartitions';
 import { errorMessage } from '../protocol/errors';
 
@@ -327,7 +327,7 @@ export async function planReset(request: ResetRequest, facts: ResetFacts): Promi
   }
   const { partitions, planner, warnings } = inputs.value;
   // All lookups start together so a caller can batch them into one ListOffsets per leader.
-  const planned = await Promise.all(partitions.map((tp) => planner(tp)));
+  const planned = await Promise.all(partitions.map((tp) => Promise.resolve(planner(tp))));
   const rows: ResetRow[] = [];
   for (const [index, tp] of partitions.entries()) {
     const step = planned[index];

@@ -11,7 +11,7 @@ import type {
   SyncGroupResponse,
 } from './protocol';
 
-export const EMPTY_ASSIGNMENT: ConsumerAssignment = Object.freeze({ partitions: [] }) as ConsumerAssignment;
+export const EMPTY_ASSIGNMENT: ConsumerAssignment = Object.freeze({ partitions: [] });
 
 export class ClassicGroupMember {
   assignment: ConsumerAssignment = EMPTY_ASSIGNMENT;

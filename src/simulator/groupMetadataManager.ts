@@ -30,7 +30,7 @@ import type {
 } from './protocol';
 import type { SeededRandom } from './random';
 
-const HEARTBEAT_OK: HeartbeatResponse = Object.freeze({ errorCode: 'NONE' }) as HeartbeatResponse;
+const HEARTBEAT_OK: HeartbeatResponse = Object.freeze({ errorCode: 'NONE' });
 
 function isClassicGroup(group: Group): group is ClassicGroup {
   return group.type === 'classic';

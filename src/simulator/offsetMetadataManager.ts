@@ -173,14 +173,14 @@ export class OffsetMetadataManager {
       const subscribed = group.isSubscribedToTopic(t.name);
       return {
         name: t.name,
-        partitions: t.partitions.map((partition) => {
+        partitions: t.partitions.map((partition): { partition: number; errorCode: KafkaErrorCode } => {
           if (subscribed) {
-            return { partition, errorCode: 'GROUP_SUBSCRIBED_TO_TOPIC' as KafkaErrorCode };
+            return { partition, errorCode: 'GROUP_SUBSCRIBED_TO_TOPIC' };
           }
           if (group.deleteOffset(t.name, partition)) {
             deleted++;
           }
-          return { partition, errorCode: 'NONE' as KafkaErrorCode };
+          return { partition, errorCode: 'NONE' };
         }),
       };
     });

@@ -143,7 +143,7 @@ class Checker {
       this.fail(`${path}.${key}`, `${kind} between ${min} and ${max}`, value);
       return undefined;
     }
-    return value as number;
+    return value;
   }
 
   oneOf<T extends string>(obj: Json, key: string, path: string, allowed: readonly T[], optional = false): T | undefined {

@@ -145,7 +145,7 @@ export class ConnectionStore {
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
       // Stored by an earlier version, keyed by the id alone: bound now to the servers of the user's own
       // setting (the only one read), so that later changes of the servers withhold them.
-      const envelope: SecretEnvelope = { servers: serverSet(config.bootstrapServers), secrets: value as Secrets };
+      const envelope: SecretEnvelope = { servers: serverSet(config.bootstrapServers), secrets: value };
       await this.secretStorage.store(SECRET_KEY_PREFIX + config.id, JSON.stringify(envelope));
       return envelope;
     }

@@ -4,7 +4,7 @@
  * per rebalance what moved, how long it took and when consumption stopped. Pure; the webview
  * renders it.
  */
-import { MarkerColumns, MarkerColumnsBuilder } from './markerColumns';
+import { type MarkerColumns, MarkerColumnsBuilder } from './markerColumns';
 import { lowerBound } from './lowerBound';
 import { grown } from './typedArrays';
 import type { GroupState, MemberAssignmentChange, RebalanceEvent, RebalanceEventKind, TopicPartition } from '../model/types';

@@ -7,6 +7,6 @@ export function grown<A extends Column>(array: A, index: number): A {
     return array;
   }
   const bigger = new (array.constructor as new (length: number) => A)(Math.max(index + 1, array.length * 2));
-  (bigger as Column).set(array);
+  (bigger).set(array);
   return bigger;
 }

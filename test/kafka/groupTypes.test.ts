@@ -58,7 +58,7 @@ async function expectSameRows<M, T>(what: string, model: () => Promise<M>, tool:
     }
   }
   assert.ok(last, `${what}: nothing compared`);
-  assert.deepEqual(last.model as unknown, last.tool as unknown, what);
+  assert.deepEqual(last.model, last.tool, what);
 }
 
 describe(`Kafka ${KAFKA_VERSION} group types on a real broker`, function () {

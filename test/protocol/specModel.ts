@@ -236,7 +236,7 @@ export class SpecModel {
       return `\u0001${/[.eE]/.test(text) ? text : `${text}.0`}`;
     }
     if (typeof value === 'object' && !Array.isArray(value)) {
-      return this.jsonStruct(this.structFields(type), value as Struct, version);
+      return this.jsonStruct(this.structFields(type), value, version);
     }
     return value;
   }

@@ -160,7 +160,7 @@ export class ConsumerGroup {
             ...member,
             memberEpoch: value.memberEpoch,
             previousMemberEpoch: value.previousMemberEpoch,
-            state: value.state in MemberState ? value.state as MemberState : MemberState.UNKNOWN,
+            state: value.state in MemberState ? value.state : MemberState.UNKNOWN,
             assignedPartitions: toPartitionEpochs(value.assignedPartitions, value.memberEpoch),
             partitionsPendingRevocation: toPartitionEpochs(value.partitionsPendingRevocation, value.memberEpoch),
           });

@@ -4,7 +4,7 @@
  * joining and leaving, group epoch bumps, new target assignments, each member's epoch steps (what it
  * gave up and what it got) and group state changes.
  */
-import type { GroupState, MemberAssignmentChange, RebalanceEvent, TopicPartition } from '../../model/types';
+import type { MemberAssignmentChange, RebalanceEvent, TopicPartition } from '../../model/types';
 import type { ConsumerGroup } from './consumerGroup';
 import { MemberState, type PartitionEpochs, type TopicMetadataImage, type TopicPartitionSets } from './types';
 import type { ConsumerGroupRecord } from './records';
@@ -66,7 +66,7 @@ export class ConsumerGroupEventRecorder {
       this.emitFor(group, record, records, { before, epochBefore, targetBefore, cause, rejoiningInstances });
     }
     if (group.state !== stateBefore) {
-      this.emit(group, { kind: 'state-changed', stateBefore: stateBefore as GroupState, stateAfter: group.state as GroupState, cause: cause.text });
+      this.emit(group, { kind: 'state-changed', stateBefore: stateBefore, stateAfter: group.state, cause: cause.text });
     }
   }
 

@@ -6,7 +6,7 @@
  */
 import { errorMessage } from '../../protocol/errors';
 import { assign, subscriptionTypeOf, type GroupAssignment, type GroupSpec, type TopicMetadata } from './assignors/index';
-import { computePreferredServerAssignor, ConsumerGroup } from './consumerGroup';
+import { computePreferredServerAssignor, type ConsumerGroup } from './consumerGroup';
 import type { ConsumerGroupMember } from './consumerGroupMember';
 import { subscribedTopicIds } from './currentAssignmentBuilder';
 import * as recordsOf from './records';

@@ -157,7 +157,7 @@ describe('kafka/connection', () => {
     const sasl: Pick<ConnectionConfig, 'bootstrapServers' | 'sasl'> = { bootstrapServers: ['h:9093'], sasl: { mechanism: 'scram-sha-256', username: 'a' } };
 
     it('classifies a refused connection wrapped in a retry error', () => {
-      const cause = new KafkaJSConnectionError('Connection error: connect ECONNREFUSED 127.0.0.1:1', { broker: '127.0.0.1:1', code: 'ECONNREFUSED' } as never);
+      const cause = new KafkaJSConnectionError('Connection error: connect ECONNREFUSED 127.0.0.1:1', { broker: '127.0.0.1:1', code: 'ECONNREFUSED' });
       const error = new KafkaJSNumberOfRetriesExceeded(cause, { retryCount: 2, retryTime: 100 });
       assert.deepEqual(classifyError(error), { kind: 'unreachable', message: 'Cannot reach 127.0.0.1:1: connection refused' });
     });

@@ -2,14 +2,14 @@ import { strict as assert } from 'assert';
 import type { GroupState } from '../../../src/model/types';
 import {
   inactiveGroupError,
-  OffsetForTimestamp,
+  type OffsetForTimestamp,
   planReset,
   resetPartitions,
-  ResetPlanResult,
-  ResetRequest,
-  ResetRow,
-  ResetScenario,
-  ResetScope,
+  type ResetPlanResult,
+  type ResetRequest,
+  type ResetRow,
+  type ResetScenario,
+  type ResetScope,
 } from '../../../src/offsets/resetPlan';
 import { expectError as errorOf, expectOk } from './expectResult';
 import { facts } from './resetFixtures';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'assert';
-import { resolveScopePartitions, ScopeResolution } from '../../../src/offsets/resetScope';
+import { resolveScopePartitions, type ScopeResolution } from '../../../src/offsets/resetScope';
 import { expectError as errorOf, expectOk } from './expectResult';
 import { committed, partitionsPerTopic } from './resetFixtures';
 

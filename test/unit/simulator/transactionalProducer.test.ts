@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { KafkaErrorCode } from '../../../src/simulator/errors';
 import type { OffsetFetchPartition } from '../../../src/simulator/protocol';
-import { Simulation } from '../../../src/simulator/simulation';
+import { type Simulation } from '../../../src/simulator/simulation';
 import { commit, harness, joinDynamic, state } from './harness';
 
 const GROUP = { groupId: 'g', generationId: -1, memberId: '', groupInstanceId: null };

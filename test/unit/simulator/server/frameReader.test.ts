@@ -49,7 +49,7 @@ describe('simulator/server/frameReader', () => {
       const out = originalConcat(list, totalLength);
       copied += out.length;
       return out;
-    }) as typeof Buffer.concat;
+    });
     const reader = new FrameReader();
     const frames: Buffer[] = [];
     try {

@@ -8,7 +8,7 @@ import type {
   TopicMetadata,
 } from '../../../../../src/simulator/consumerGroup/assignors/types';
 import { uuidText } from '../../../../../src/simulator/consumerGroup/assignors/uuid';
-import { SeededRandom } from '../../../../../src/simulator/random';
+import { type SeededRandom } from '../../../../../src/simulator/random';
 
 /** Random group specs for the server assignors' property tests and the cross-check against Kafka's Java classes. */
 
