@@ -1,21 +1,20 @@
 /**
- * Builds a group's subtree from one GroupDetail: members with their assigned partitions, the committed
- * partitions nobody owns, and (simulator only) the stopped consumers that could be restarted.
+ * Builds a group's subtree from one GroupDetail: the type's own facts (typeInfoRows.ts), members with
+ * their partitions (and, while a KIP-848 or streams member reconciles, the partitions it still gives up
+ * or waits for), the committed partitions nobody owns, and (simulator only) the stopped consumers that
+ * could be restarted.
  */
-import type { GroupDetail, PartitionOffsets, TopicPartition } from '../model/types';
+import { compareTopicPartitions, type GroupDetail, type Member, type PartitionOffsets, type TopicPartition } from '../model/types';
 import type { SimulatedConsumerInfo } from '../model/simulatedConsumer';
-import { nodeIds, type MemberNode, type SourceKind, type TreeNode } from './treeNodes';
+import { typeInfoRows } from './typeInfoRows';
+import { nodeIds, type MemberNode, type PartitionEntry, type PartitionRole, type SourceKind, type TreeNode } from './treeNodes';
 
 function tpKey(tp: TopicPartition): string {
   return `${tp.topic}\u0000${tp.partition}`;
 }
 
-function byTopicPartition(a: TopicPartition, b: TopicPartition): number {
-  return a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition;
-}
-
 /** An assigned partition the source gave no offsets row for: everything unknown. */
-function unknownOffsets(tp: TopicPartition, ownerMemberId: string): PartitionOffsets {
+function unknownOffsets(tp: TopicPartition, ownerMemberId: string | null): PartitionOffsets {
   return { ...tp, committedOffset: null, logStartOffset: null, logEndOffset: null, lag: null, ownerMemberId };
 }
 
@@ -27,34 +26,61 @@ export interface GroupChildrenInput {
   consumers: SimulatedConsumerInfo[];
 }
 
+/** The partitions a member keeps, gives up and waits for: without a target assignment, it keeps all it has. */
+export function reconciliation(member: Member): { kept: TopicPartition[]; revoking: TopicPartition[]; awaited: TopicPartition[] } {
+  const current = [...member.assignment].sort(compareTopicPartitions);
+  if (!member.targetAssignment) {
+    return { kept: current, revoking: [], awaited: [] };
+  }
+  const target = new Set(member.targetAssignment.map(tpKey));
+  const owned = new Set(current.map(tpKey));
+  return {
+    kept: current.filter((tp) => target.has(tpKey(tp))),
+    revoking: current.filter((tp) => !target.has(tpKey(tp))),
+    awaited: [...member.targetAssignment].sort(compareTopicPartitions).filter((tp) => !owned.has(tpKey(tp))),
+  };
+}
+
 export function groupChildren({ sourceId, sourceKind, detail, consumers }: GroupChildrenInput): TreeNode[] {
   const groupId = detail.groupId;
+  const groupRowId = nodeIds.group(sourceId, groupId);
   const offsetsByTp = new Map(detail.offsets.map((o) => [tpKey(o), o]));
   const consumerByMemberId = new Map(consumers.filter((c) => c.memberId != null).map((c) => [c.memberId as string, c]));
-  const assignedKeys = new Set<string>();
-
-  const children: TreeNode[] = detail.members.map((member): MemberNode => {
-    const partitions = [...member.assignment].sort(byTopicPartition).map((tp) => {
-      assignedKeys.add(tpKey(tp));
-      return offsetsByTp.get(tpKey(tp)) ?? unknownOffsets(tp, member.memberId);
+  const consumerMembers = new Map((detail.consumerGroup?.members ?? []).map((m) => [m.memberId, m]));
+  const streamsMembers = new Map((detail.streamsGroup?.members ?? []).map((m) => [m.memberId, m]));
+  const share = detail.groupType === 'share';
+  const placedKeys = new Set<string>();
+  const rowsOf = (tps: TopicPartition[], owner: string | null) =>
+    tps.map((tp) => {
+      placedKeys.add(tpKey(tp));
+      return offsetsByTp.get(tpKey(tp)) ?? unknownOffsets(tp, owner);
     });
-    return {
+
+  const children: TreeNode[] = typeInfoRows(groupRowId, detail);
+  for (const member of detail.members) {
+    const { kept, revoking, awaited } = reconciliation(member);
+    const node: MemberNode = {
       kind: 'member',
       id: nodeIds.member(sourceId, groupId, member.memberId),
       sourceId,
       sourceKind,
       groupId,
       member,
-      partitions,
+      partitions: rowsOf(kept, member.memberId),
+      revoking: rowsOf(revoking, member.memberId),
+      awaited: rowsOf(awaited, null),
+      groupType: detail.groupType,
+      groupAssignmentEpoch: detail.consumerGroup?.assignmentEpoch ?? detail.streamsGroup?.assignmentEpoch ?? detail.shareGroup?.assignmentEpoch,
+      consumerMember: consumerMembers.get(member.memberId),
+      streamsMember: streamsMembers.get(member.memberId),
       consumer: consumerByMemberId.get(member.memberId),
     };
-  });
+    children.push(node);
+  }
 
-  const unassigned = detail.offsets
-    .filter((o) => o.committedOffset != null && !assignedKeys.has(tpKey(o)))
-    .sort(byTopicPartition);
+  const unassigned = detail.offsets.filter((o) => o.committedOffset != null && !placedKeys.has(tpKey(o))).sort(compareTopicPartitions);
   if (unassigned.length) {
-    children.push({ kind: 'unassigned', id: nodeIds.unassigned(sourceId, groupId), partitions: unassigned });
+    children.push({ kind: 'unassigned', id: nodeIds.unassigned(sourceId, groupId), partitions: unassigned, share });
   }
 
   const memberIds = new Set(detail.members.map((m) => m.memberId));
@@ -65,10 +91,10 @@ export function groupChildren({ sourceId, sourceKind, detail, consumers }: Group
     children.push({ kind: 'stoppedConsumers', id: nodeIds.stoppedConsumers(sourceId, groupId), sourceId, consumers: stopped });
   }
 
-  if (!children.length) {
+  if (!children.some((c) => c.kind !== 'info')) {
     children.push({
       kind: 'message',
-      id: nodeIds.message(nodeIds.group(sourceId, groupId), 'empty'),
+      id: nodeIds.message(groupRowId, 'empty'),
       severity: 'info',
       text: 'No members and no committed offsets',
     });
@@ -76,12 +102,49 @@ export function groupChildren({ sourceId, sourceKind, detail, consumers }: Group
   return children;
 }
 
-/** Children of the leaf-holding nodes, which carry their data with them. */
-export function partitionChildren(parentId: string, partitions: PartitionOffsets[], assigned: boolean): TreeNode[] {
-  return partitions.map((offsets) => ({
+/** Every partition row of a member: kept, being given up, and awaited, in topic-partition order. */
+export function memberEntries(node: MemberNode): PartitionEntry[] {
+  const entries: PartitionEntry[] = [
+    ...node.partitions.map((offsets) => ({ offsets, role: 'assigned' as const })),
+    ...(node.revoking ?? []).map((offsets) => ({ offsets, role: 'revoking' as const })),
+    ...(node.awaited ?? []).map((offsets) => ({ offsets, role: 'awaited' as const })),
+  ];
+  return entries.sort((a, b) => compareTopicPartitions(a.offsets, b.offsets));
+}
+
+/** A member's children: its partitions, in one topic row each when it has partitions of several topics. */
+export function memberChildren(node: MemberNode): TreeNode[] {
+  const entries = memberEntries(node);
+  const share = node.groupType === 'share';
+  const topics = [...new Set(entries.map((e) => e.offsets.topic))];
+  if (topics.length <= 1) {
+    return entryRows(node.id, entries, share);
+  }
+  return topics.map((topic) => ({
+    kind: 'topic',
+    id: nodeIds.topic(node.id, topic),
+    topic,
+    entries: entries.filter((e) => e.offsets.topic === topic),
+    share,
+  }));
+}
+
+/** Partition rows under `parentId`, each with its role. */
+export function entryRows(parentId: string, entries: readonly PartitionEntry[], share: boolean): TreeNode[] {
+  return entries.map(({ offsets, role }) => ({
     kind: 'partition',
     id: nodeIds.partition(parentId, offsets.topic, offsets.partition),
     offsets,
-    assigned,
+    role,
+    share,
   }));
+}
+
+/** Children of the unassigned node, which carries its partitions with it. */
+export function partitionChildren(parentId: string, partitions: PartitionOffsets[], role: PartitionRole, share = false): TreeNode[] {
+  return entryRows(
+    parentId,
+    partitions.map((offsets) => ({ offsets, role })),
+    share,
+  );
 }

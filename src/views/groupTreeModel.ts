@@ -6,7 +6,8 @@
  * this to a TreeDataProvider.
  */
 import type { Unsubscribe } from '../model/clusterSource';
-import { groupChildren, partitionChildren } from './groupChildren';
+import { entryRows, groupChildren, memberChildren, partitionChildren } from './groupChildren';
+import { renderKey, ShownRows } from './shownRows';
 import { LoadRetries, type LoadRetriesOptions } from './loadRetries';
 import type { TreeSources } from './treeSources';
 import type { ClusterInfo, GroupSummary } from '../model/types';
@@ -49,6 +50,8 @@ export class GroupTreeModel {
   private readonly finishedLoads = new Map<string, LoadCounts>();
   private readonly listeners = new Set<(node: TreeNode | undefined) => void>();
   private readonly parents = new WeakMap<TreeNode, TreeNode>();
+  /** Rows below the group rows, kept while their data does not change. */
+  private readonly shownRows = new ShownRows();
   private readonly retries: LoadRetries;
   private readonly unsubscribeRegistry: Unsubscribe;
 
@@ -73,11 +76,13 @@ export class GroupTreeModel {
   }
 
   async children(node?: TreeNode): Promise<TreeNode[]> {
-    const children = await this.computeChildren(node);
-    if (node) {
-      for (const child of children) {
-        this.parents.set(child, node);
-      }
+    const computed = await this.computeChildren(node);
+    if (!node) {
+      return computed;
+    }
+    const children = node.kind === 'cluster' ? computed : this.shownRows.keep(node.id, computed);
+    for (const child of children) {
+      this.parents.set(child, node);
     }
     return children;
   }
@@ -123,9 +128,13 @@ export class GroupTreeModel {
       case 'group':
         return this.groupChildren(node);
       case 'member':
-        return partitionChildren(node.id, node.partitions, true);
+        return memberChildren(node);
+      case 'topic':
+        return entryRows(node.id, node.entries, node.share);
+      case 'info':
+        return node.children;
       case 'unassigned':
-        return partitionChildren(node.id, node.partitions, false);
+        return partitionChildren(node.id, node.partitions, 'unassigned', node.share);
       case 'stoppedConsumers':
         return node.consumers.map((consumer) => ({
           kind: 'consumer',
@@ -192,10 +201,14 @@ export class GroupTreeModel {
       return undefined;
     }
     const changed: GroupNode[] = [];
-    after.groups.forEach((summary, i) => {
+    after.groups.forEach((summary) => {
       const node = nodes.get(summary.groupId);
-      if (node && JSON.stringify(before.groups[i]) !== JSON.stringify(summary)) {
-        node.summary = summary;
+      if (!node) {
+        return;
+      }
+      const shown = renderKey(node);
+      node.summary = summary;
+      if (renderKey(node) !== shown) {
         changed.push(node);
       }
     });
@@ -325,9 +338,10 @@ export class GroupTreeModel {
       return;
     }
     const present = new Set(cluster.state.status === 'loaded' ? cluster.state.groups.map((g) => g.groupId) : []);
-    for (const groupId of [...nodes.keys()]) {
+    for (const [groupId, node] of [...nodes]) {
       if (!present.has(groupId)) {
         nodes.delete(groupId);
+        this.shownRows.forgetUnder(node.id);
       }
     }
   }
@@ -339,6 +353,7 @@ export class GroupTreeModel {
       if (!registered.has(id)) {
         this.clusters.delete(id);
         this.groupNodes.delete(id);
+        this.shownRows.forgetUnder(nodeIds.cluster(id));
         this.retries.forget(id);
         this.sourceSubscriptions.get(id)?.();
         this.sourceSubscriptions.delete(id);

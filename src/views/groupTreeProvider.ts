@@ -3,8 +3,10 @@
  * the tree model's change reports into onDidChangeTreeData events.
  */
 import * as vscode from 'vscode';
-import { describeNode, type NodeDescriptor } from './groupTreeRows';
+import { describeNode } from './groupTreeRows';
+import type { NodeDescriptor } from './rowFormat';
 import type { GroupTreeModel } from './groupTreeModel';
+import { HoverHold, type HoverHoldOptions } from './hoverHold';
 import type { TreeNode } from './treeNodes';
 
 const collapsibleStates: Record<NodeDescriptor['collapsible'], vscode.TreeItemCollapsibleState> = {
@@ -40,13 +42,25 @@ export class GroupTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   private readonly onDidChangeTreeDataEmitter = new vscode.EventEmitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.onDidChangeTreeDataEmitter.event;
   private readonly unsubscribe: () => void;
+  /** Keeps a row whose tooltip is open from being replaced by a background refresh (issue 19). */
+  private readonly hoverHold: HoverHold;
 
-  constructor(private readonly data: GroupTreeModel) {
-    this.unsubscribe = data.onDidChange((node) => this.onDidChangeTreeDataEmitter.fire(node));
+  constructor(
+    private readonly data: GroupTreeModel,
+    hoverHoldOptions?: HoverHoldOptions,
+  ) {
+    this.hoverHold = new HoverHold((node) => this.onDidChangeTreeDataEmitter.fire(node), (node) => this.lineage(node), hoverHoldOptions);
+    this.unsubscribe = data.onDidChange((node) => this.hoverHold.changed(node));
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
     return toTreeItem(node);
+  }
+
+  /** Called by the editor when a row's tooltip is about to show: the row is held while it is read. */
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    this.hoverHold.hovered(node);
+    return item;
   }
 
   getChildren(node?: TreeNode): Promise<TreeNode[]> {
@@ -57,8 +71,17 @@ export class GroupTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     return this.data.parent(node);
   }
 
+  private lineage(node: TreeNode): TreeNode[] {
+    const lineage: TreeNode[] = [];
+    for (let current: TreeNode | undefined = node; current; current = this.data.parent(current)) {
+      lineage.push(current);
+    }
+    return lineage;
+  }
+
   dispose(): void {
     this.unsubscribe();
+    this.hoverHold.dispose();
     this.onDidChangeTreeDataEmitter.dispose();
   }
 }

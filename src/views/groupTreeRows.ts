@@ -3,74 +3,52 @@
  * No editor types, so every string the user sees is unit-tested in plain Node; the provider only copies
  * these descriptors onto TreeItems.
  */
-import type { GroupState, GroupSummary, Member, PartitionOffsets } from '../model/types';
-import type { SimulatedConsumerInfo } from '../model/simulatedConsumer';
+import type { GroupState, GroupSummary } from '../model/types';
 import { markdownFields } from './markdown';
 import { COMMANDS } from '../constants';
-import type {
-  ClusterNode,
-  ConsumerNode,
-  GroupNode,
-  MemberNode,
-  MessageNode,
-  NextRetry,
-  PartitionNode,
-  SourceKind,
-  StoppedConsumersNode,
-  TreeNode,
-  UnassignedNode,
-} from './treeNodes';
-
-/** A codicon id and an optional theme colour id. */
-export interface IconDescriptor {
-  id: string;
-  color?: string;
-}
-
-export interface NodeDescriptor {
-  label: string;
-  description?: string;
-  /** Markdown; every value from the cluster is escaped. */
-  tooltip?: string;
-  contextValue: string;
-  icon: IconDescriptor;
-  collapsible: 'none' | 'collapsed' | 'expanded';
-  /** Command run when the row is clicked; the node itself is its argument. */
-  command?: { id: string; title: string };
-}
-
-const numberFormat = new Intl.NumberFormat('en-US');
-
-/** Thousands-grouped, or "-" when unknown, as `kafka-consumer-groups.sh` prints missing values. */
-export function formatCount(value: number | null | undefined): string {
-  return value == null ? '-' : numberFormat.format(value);
-}
-
-function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${formatCount(count)} ${count === 1 ? singular : pluralForm}`;
-}
-
-/** "sim" or "kafka": the contextValue segment menus use to offer simulator-only commands. */
-function kindSegment(kind: SourceKind): string {
-  return kind === 'simulator' ? 'sim' : 'kafka';
-}
+import { describeConsumer, describeInfo, describeMember, describePartition, describeStoppedConsumers, describeTopic, describeUnassigned } from './memberRows';
+import { GROUP_TYPE_NAMES, firstLine, formatCount, kindSegment, plural, type IconDescriptor, type NodeDescriptor } from './rowFormat';
+import type { ClusterNode, GroupNode, MessageNode, NextRetry, SourceKind, TreeNode } from './treeNodes';
 
 const REBALANCING_STATES: ReadonlySet<GroupState> = new Set(['PreparingRebalance', 'CompletingRebalance', 'Assigning', 'Reconciling']);
 
-export function groupStateIcon(state: GroupState): IconDescriptor {
+/** Each state's theme colour on the group's type icon: the same for every type that has the state. */
+export function groupStateColor(state: GroupState): string | undefined {
   if (state === 'Stable') {
-    return { id: 'pass', color: 'testing.iconPassed' };
+    return 'testing.iconPassed';
   }
   if (REBALANCING_STATES.has(state)) {
-    return { id: 'sync', color: 'charts.yellow' };
+    return 'charts.yellow';
   }
   if (state === 'Empty') {
-    return { id: 'circle-outline', color: 'disabledForeground' };
+    return 'disabledForeground';
   }
   if (state === 'Dead') {
-    return { id: 'error', color: 'errorForeground' };
+    return 'errorForeground';
   }
-  return { id: 'question' };
+  if (state === 'NotReady') {
+    // A streams group whose internal topics are missing: it cannot run until they exist.
+    return 'charts.orange';
+  }
+  return undefined;
+}
+
+/** One codicon per group type, so the type reads at a glance; the state colours it. */
+export const GROUP_TYPE_ICONS: Readonly<Record<GroupSummary['groupType'], string>> = {
+  classic: 'layers',
+  consumer: 'symbol-event',
+  share: 'inbox',
+  streams: 'workflow',
+  simple: 'bookmark',
+  unknown: 'question',
+};
+
+export function groupIcon(summary: GroupSummary): IconDescriptor {
+  if (summary.error) {
+    return { id: 'warning', color: 'problemsWarningIcon.foreground' };
+  }
+  const color = groupStateColor(summary.state);
+  return color ? { id: GROUP_TYPE_ICONS[summary.groupType], color } : { id: GROUP_TYPE_ICONS[summary.groupType] };
 }
 
 function describeCluster(node: ClusterNode): NodeDescriptor {
@@ -132,17 +110,23 @@ function retryTexts(nextRetry: NextRetry | undefined): { short: string; long: st
   return { short: `retry at ${at}`, long: `automatic retry at ${at} (Retry tries now)` };
 }
 
-/** "Stable · 3 members · lag 1,204". */
+/**
+ * "lag 1,204 · Stable · 3 members · share": lag first, because a narrow sidebar cuts the end of the
+ * description and lag is what the view is opened for; the type last (the icon shows it too). A group
+ * the broker refused to describe says so instead of showing a state it does not have.
+ */
 export function groupDescription(summary: GroupSummary): string {
+  const type = summary.groupType === 'classic' ? '' : ` · ${summary.groupType}`;
   if (summary.error) {
-    return `${summary.state} · error`;
+    return `error · ${firstLine(summary.error, 80)}${type}`;
   }
   const pending = summary.pendingTransactionalPartitions ? ` · ${plural(summary.pendingTransactionalPartitions, 'pending transactional offset')}` : '';
-  return `${summary.state} · ${plural(summary.memberCount, 'member')} · lag ${formatCount(summary.totalLag)}${pending}`;
+  return `lag ${formatCount(summary.totalLag)} · ${summary.state} · ${plural(summary.memberCount, 'member')}${pending}${type}`;
 }
 
+/** `kgl:group:<sim|kafka>:<type>:<state>[:error][:hasLag]`, so menus can offer a command to one type and state. */
 function groupContextValue(kind: SourceKind, summary: GroupSummary): string {
-  let value = `kgl:group:${kindSegment(kind)}:${summary.state}`;
+  let value = `kgl:group:${kindSegment(kind)}:${summary.groupType}:${summary.state}`;
   if (summary.error) {
     value += ':error';
   }
@@ -163,7 +147,7 @@ function describeGroup(node: GroupNode): NodeDescriptor {
     ...(s.generation === undefined ? [] : [['Generation', String(s.generation)] as [string, string]]),
     ['Coordinator', coordinator],
     ['Protocol type', s.protocolType || '-'],
-    ['Group type', s.groupType],
+    ['Group type', GROUP_TYPE_NAMES[s.groupType]],
   ];
   if (s.error) {
     fields.push(['Error', s.error]);
@@ -173,191 +157,8 @@ function describeGroup(node: GroupNode): NodeDescriptor {
     description: groupDescription(s),
     tooltip: markdownFields(s.groupId, fields),
     contextValue: groupContextValue(node.sourceKind, s),
-    icon: s.error ? { id: 'warning', color: 'problemsWarningIcon.foreground' } : groupStateIcon(s.state),
+    icon: groupIcon(s),
     collapsible: 'collapsed',
-  };
-}
-
-/** Segment naming what a simulated consumer can do: running, paused, stopped, crashed, or "unmatched". */
-function consumerStatusSegment(consumer: SimulatedConsumerInfo | undefined): string {
-  return consumer ? consumer.status : 'unmatched';
-}
-
-/** "stopped (FENCED_INSTANCE_ID)" when a fatal error stopped it, else just the status. */
-function consumerStatusText(consumer: SimulatedConsumerInfo): string {
-  return consumer.error ? `${consumer.status} (${consumer.error})` : consumer.status;
-}
-
-function membershipSegment(groupInstanceId: string | null): 'static' | 'dynamic' {
-  return groupInstanceId == null ? 'dynamic' : 'static';
-}
-
-export function memberDescription(member: Member, consumer?: SimulatedConsumerInfo): string {
-  const parts: string[] = [];
-  if (member.groupInstanceId != null) {
-    parts.push(`static: ${member.groupInstanceId}`);
-  }
-  if (member.clientHost) {
-    parts.push(member.clientHost);
-  }
-  if (consumer && consumer.status !== 'running') {
-    parts.push(consumer.status);
-  }
-  return parts.join(' · ');
-}
-
-function describeMember(node: MemberNode): NodeDescriptor {
-  const m = node.member;
-  const membership = membershipSegment(m.groupInstanceId);
-  let contextValue = `kgl:member:${kindSegment(node.sourceKind)}:${membership}`;
-  if (node.sourceKind === 'simulator') {
-    contextValue += `:${consumerStatusSegment(node.consumer)}`;
-  }
-  const fields: Array<[string, string]> = [
-    ['Member id', m.memberId],
-    ['Group instance id', m.groupInstanceId ?? '- (dynamic member)'],
-    ['Client id', m.clientId || '-'],
-    ['Host', m.clientHost || '-'],
-    ['Subscription', m.subscription.length ? m.subscription.join(', ') : '-'],
-    ['Assigned partitions', String(m.assignment.length)],
-  ];
-  if (node.consumer) {
-    fields.push(['Simulated consumer', consumerStatusText(node.consumer)]);
-  }
-  const crashedOrPaused = node.consumer && node.consumer.status !== 'running';
-  return {
-    label: m.clientId || m.memberId,
-    description: memberDescription(m, node.consumer),
-    tooltip: markdownFields(m.clientId || m.memberId, fields),
-    contextValue,
-    icon: { id: membership === 'static' ? 'pinned' : 'account', color: crashedOrPaused ? 'charts.yellow' : undefined },
-    collapsible: node.partitions.length ? 'collapsed' : 'none',
-  };
-}
-
-/**
- * "committed 120 · end 150 · lag 30"; read_committed groups add the lag against the last stable
- * offset ("· LSO lag 0"), lag that is only transaction markers says so, and a pending
- * sendOffsetsToTransaction offset is shown.
- */
-export function partitionDescription(p: PartitionOffsets): string {
-  const markerNote = (lag: number | null | undefined) =>
-    p.markerOnlyLag && lag ? ` (${lag === 1 ? 'transaction marker only' : 'transaction markers only'})` : '';
-  const parts = [`committed ${formatCount(p.committedOffset)}`, `end ${formatCount(p.logEndOffset)}`];
-  if (p.lastStableLag != null) {
-    parts.push(`lag ${formatCount(p.lag)}`, `LSO lag ${formatCount(p.lastStableLag)}${markerNote(p.lastStableLag)}`);
-  } else {
-    parts.push(`lag ${formatCount(p.lag)}${markerNote(p.lag)}`);
-  }
-  if (p.pendingTransactionalOffset != null) {
-    parts.push(`pending txn ${formatCount(p.pendingTransactionalOffset)}`);
-  }
-  return parts.join(' · ');
-}
-
-/** Behind means records left to read: against the LSO for read_committed groups, and not just markers. */
-function isBehind(p: PartitionOffsets): boolean {
-  const lag = p.lastStableLag ?? p.lag;
-  return lag != null && lag > 0 && !p.markerOnlyLag;
-}
-
-export function partitionLabel(p: { topic: string; partition: number }): string {
-  return `${p.topic}-${p.partition}`;
-}
-
-function describePartition(node: PartitionNode): NodeDescriptor {
-  const p = node.offsets;
-  const hasLag = isBehind(p);
-  const fields: Array<[string, string]> = [
-    ['Topic', p.topic],
-    ['Partition', String(p.partition)],
-    ['Committed offset', formatCount(p.committedOffset)],
-    ['Log start offset', formatCount(p.logStartOffset)],
-    ['Log end offset', formatCount(p.logEndOffset)],
-  ];
-  if (p.lastStableOffset !== undefined) {
-    fields.push(['Last stable offset', formatCount(p.lastStableOffset)]);
-  }
-  fields.push(['Lag', formatCount(p.lag)]);
-  if (p.lastStableLag != null) {
-    fields.push(['Lag to last stable offset (read_committed)', formatCount(p.lastStableLag)]);
-  }
-  if (p.markerOnlyLag) {
-    fields.push(['Remaining lag', 'transaction markers only: nothing left to read']);
-  }
-  if (p.pendingTransactionalOffset != null) {
-    fields.push(['Pending transactional offset', formatCount(p.pendingTransactionalOffset)]);
-  }
-  fields.push(['Owner', p.ownerMemberId ?? '-']);
-  if (p.commitMetadata) {
-    fields.push(['Commit metadata', p.commitMetadata]);
-  }
-  return {
-    label: partitionLabel(p),
-    description: partitionDescription(p),
-    tooltip: markdownFields(partitionLabel(p), fields),
-    contextValue: `kgl:partition:${node.assigned ? 'assigned' : 'unassigned'}${hasLag ? ':hasLag' : ''}`,
-    icon: { id: 'symbol-array', color: hasLag ? 'charts.orange' : undefined },
-    collapsible: 'none',
-  };
-}
-
-function sumLag(partitions: PartitionOffsets[]): number | null {
-  const known = partitions.filter((p) => p.lag != null);
-  return known.length ? known.reduce((sum, p) => sum + (p.lag ?? 0), 0) : null;
-}
-
-/** A row that only groups other rows: its tooltip explains what is inside. */
-function folderDescriptor(label: string, description: string, meaning: string, contextValue: string, iconId: string): NodeDescriptor {
-  return {
-    label,
-    description,
-    tooltip: markdownFields(label, [['Meaning', meaning]]),
-    contextValue,
-    icon: { id: iconId },
-    collapsible: 'collapsed',
-  };
-}
-
-function describeUnassigned(node: UnassignedNode): NodeDescriptor {
-  return folderDescriptor(
-    'Unassigned committed partitions',
-    `${plural(node.partitions.length, 'partition')} · lag ${formatCount(sumLag(node.partitions))}`,
-    'The group has committed offsets for these partitions but no current member owns them.',
-    'kgl:unassigned',
-    'circle-slash',
-  );
-}
-
-function describeStoppedConsumers(node: StoppedConsumersNode): NodeDescriptor {
-  return folderDescriptor(
-    'Stopped consumers',
-    plural(node.consumers.length, 'consumer'),
-    'Simulated consumers of this group that are stopped or crashed and no longer members.',
-    'kgl:stoppedConsumers',
-    'debug-stop',
-  );
-}
-
-function describeConsumer(node: ConsumerNode): NodeDescriptor {
-  const c = node.consumer;
-  const membership = membershipSegment(c.groupInstanceId);
-  const descriptionParts: string[] = [consumerStatusText(c)];
-  if (c.groupInstanceId != null) {
-    descriptionParts.unshift(`static: ${c.groupInstanceId}`);
-  }
-  return {
-    label: c.clientId || c.handle,
-    description: descriptionParts.join(' · '),
-    tooltip: markdownFields(c.clientId || c.handle, [
-      ['Client id', c.clientId || '-'],
-      ['Group instance id', c.groupInstanceId ?? '- (dynamic member)'],
-      ['Status', consumerStatusText(c)],
-      ['Simulator handle', c.handle],
-    ]),
-    contextValue: `kgl:consumer:sim:${membership}:${c.status}`,
-    icon: { id: membership === 'static' ? 'pinned' : 'account', color: 'disabledForeground' },
-    collapsible: 'none',
   };
 }
 
@@ -389,6 +190,10 @@ export function describeNode(node: TreeNode): NodeDescriptor {
       return describeMember(node);
     case 'partition':
       return describePartition(node);
+    case 'topic':
+      return describeTopic(node);
+    case 'info':
+      return describeInfo(node);
     case 'unassigned':
       return describeUnassigned(node);
     case 'stoppedConsumers':
@@ -398,10 +203,4 @@ export function describeNode(node: TreeNode): NodeDescriptor {
     case 'message':
       return describeMessage(node);
   }
-}
-
-/** The first line of a message, shortened for a row's description. */
-function firstLine(message: string, max = 120): string {
-  const line = message.split('\n', 1)[0].trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

@@ -2,7 +2,7 @@
  * The tree's node data: plain objects, no editor types. Ids are built from raw keys (source id, group id,
  * member id, topic, partition), never from labels, so expansion and selection survive label changes.
  */
-import type { ClusterInfo, GroupSummary, Member, PartitionOffsets } from '../model/types';
+import type { ClusterInfo, ConsumerGroupMemberInfo, GroupSummary, Member, PartitionOffsets, StreamsGroupMemberInfo } from '../model/types';
 import type { ClusterSource } from '../model/clusterSource';
 import type { SimulatedConsumerInfo } from '../model/simulatedConsumer';
 
@@ -51,23 +51,76 @@ export interface MemberNode {
   readonly sourceKind: SourceKind;
   readonly groupId: string;
   readonly member: Member;
-  /** Offsets of the partitions assigned to this member. */
+  /** Offsets of the partitions assigned to this member (for a KIP-848 member: the ones it keeps). */
   readonly partitions: PartitionOffsets[];
+  /** KIP-848 reconciliation: partitions the member still has to give up (owned, not in its target). */
+  readonly revoking?: PartitionOffsets[];
+  /** KIP-848 and streams reconciliation: partitions in the member's target it does not own yet. */
+  readonly awaited?: PartitionOffsets[];
+  /** The group's type, which decides what the member's row says. */
+  readonly groupType?: GroupSummary['groupType'];
+  /** The group's assignment epoch, to say "epoch 5 of 7" of a member that is behind. */
+  readonly groupAssignmentEpoch?: number;
+  /** What ConsumerGroupDescribe says of the member (KIP-848 groups). */
+  readonly consumerMember?: ConsumerGroupMemberInfo;
+  /** What StreamsGroupDescribe says of the member (streams groups). */
+  readonly streamsMember?: StreamsGroupMemberInfo;
   /** The simulated consumer behind the member, when the source is the simulator and it could be matched. */
   readonly consumer?: SimulatedConsumerInfo;
+}
+
+/**
+ * Where a partition row sits: owned by a member, committed but owned by nobody, still being given up
+ * by its member (KIP-848), or in the member's target and not received yet.
+ */
+export type PartitionRole = 'assigned' | 'unassigned' | 'revoking' | 'awaited';
+
+export interface PartitionEntry {
+  readonly offsets: PartitionOffsets;
+  readonly role: PartitionRole;
+}
+
+/** A member's partitions of one topic, when the member owns several topics. */
+export interface TopicNode {
+  readonly kind: 'topic';
+  readonly id: string;
+  readonly topic: string;
+  readonly entries: PartitionEntry[];
+  /** Share-partitions show a start offset instead of a committed one. */
+  readonly share: boolean;
+}
+
+/**
+ * A row of a group type's own facts (epochs, assignor, share configs, a streams topology and its
+ * subtopologies): label, description and tooltip fields made by the child builder, nested rows inside.
+ */
+export interface InfoNode {
+  readonly kind: 'info';
+  readonly id: string;
+  readonly label: string;
+  readonly description: string;
+  readonly fields: Array<[name: string, value: string]>;
+  readonly icon: string;
+  /** contextValue segment after `kgl:info:`. */
+  readonly infoKind: string;
+  readonly children: InfoNode[];
 }
 
 export interface PartitionNode {
   readonly kind: 'partition';
   readonly id: string;
   readonly offsets: PartitionOffsets;
-  readonly assigned: boolean;
+  readonly role: PartitionRole;
+  /** A share-partition: its committed offset is the share-partition start offset. */
+  readonly share?: boolean;
 }
 
 export interface UnassignedNode {
   readonly kind: 'unassigned';
   readonly id: string;
   readonly partitions: PartitionOffsets[];
+  /** Share-partitions no member is assigned. */
+  readonly share?: boolean;
 }
 
 export interface StoppedConsumersNode {
@@ -101,6 +154,8 @@ export type TreeNode =
   | GroupNode
   | MemberNode
   | PartitionNode
+  | TopicNode
+  | InfoNode
   | UnassignedNode
   | StoppedConsumersNode
   | ConsumerNode
@@ -117,7 +172,11 @@ export const nodeIds = {
   member: (sourceId: string, groupId: string, memberId: string): string =>
     idPath('kgl', sourceId, 'group', groupId, 'member', memberId),
   unassigned: (sourceId: string, groupId: string): string => idPath('kgl', sourceId, 'group', groupId, 'unassigned'),
-  /** A partition row under its member or under the group's unassigned node. */
+  /** A member's topic row. */
+  topic: (memberId: string, topic: string): string => `${memberId}/${idPath('topic', topic)}`,
+  /** A type info row under its group (or under another info row). */
+  info: (parentId: string, slot: string): string => `${parentId}/${idPath('info', slot)}`,
+  /** A partition row under its member, topic or the group's unassigned node. */
   partition: (parentId: string, topic: string, partition: number): string => `${parentId}/${idPath('tp', topic, partition)}`,
   stoppedConsumers: (sourceId: string, groupId: string): string =>
     idPath('kgl', sourceId, 'group', groupId, 'stopped'),

@@ -24,18 +24,31 @@ import { errorMessage } from '../../src/protocol/errors';
 const artifactsDir = process.env.KGL_ARTIFACTS_DIR ?? path.join(repoRoot, 'test', 'artifacts');
 
 const SIDE_BAR_WIDTH = 620;
+/** VS Code's side bar width on a first start. */
+const DEFAULT_SIDE_BAR_WIDTH = 300;
 const GROUP_LEVEL = 2;
 const MEMBER_LEVEL = 3;
 const PARTITION_LEVEL = 4;
 
-/** Group rows carry "State · N members · lag L"; loading and message rows do not. */
+/** Group rows carry "lag L · State · N members[ · type]"; loading and message rows do not. */
 function memberCount(row: TreeRow): number | undefined {
   const match = /(\d+) members?\b/.exec(row.description);
   return match ? Number(match[1]) : undefined;
 }
 
+/** The state a group row shows after its lag. */
+function groupState(row: TreeRow): string | undefined {
+  return /^lag [\d,-]+ · (\w+) · /.exec(row.description)?.[1];
+}
+
+/** The lag a group row leads with; -1 when unknown. */
+function groupLag(row: TreeRow): number {
+  const match = /^lag ([\d,]+)/.exec(row.description);
+  return match ? Number(match[1].replace(/,/g, '')) : -1;
+}
+
 function isStableWithMembers(row: TreeRow): boolean {
-  return row.description.startsWith('Stable') && (memberCount(row) ?? 0) > 0;
+  return groupState(row) === 'Stable' && (memberCount(row) ?? 0) > 0;
 }
 
 function groupRows(rows: TreeRow[]): TreeRow[] {
@@ -55,9 +68,9 @@ function rowsUnder(rows: TreeRow[], parent: TreeRow, level: number): TreeRow[] {
   return under;
 }
 
-/** Member rows wear the account (dynamic) or pinned (static) icon; their siblings (unassigned partitions, stopped consumers) do not. */
+/** Member rows wear the account (dynamic), pinned (static) or sync (reconciling) icon; their siblings (type info, unassigned partitions, stopped consumers) do not. */
 function isMemberRow(row: TreeRow): boolean {
-  return row.level === MEMBER_LEVEL && (row.icon === 'account' || row.icon === 'pinned');
+  return row.level === MEMBER_LEVEL && (row.icon === 'account' || row.icon === 'pinned' || row.icon === 'sync');
 }
 
 function findGroup(rows: TreeRow[], groupId: string): TreeRow | undefined {
@@ -181,7 +194,7 @@ describe('Kafka Group Lens in the VS Code workbench (code-server)', function () 
     assert.ok(clusters.length >= 1, 'the tree has no cluster row');
     assert.ok(clusters.every((c) => c.expanded === true), 'cluster rows start expanded');
     for (const group of groups) {
-      assert.match(group.description, /^\w[\w ]* · \d+ members? · lag /, `group row "${group.label}" describes state, members and lag`);
+      assert.match(group.description, /^lag [\d,-]+ · \w+ · \d+ members?\b/, `group row "${group.label}" leads with lag, then state and members`);
     }
     await driver.screenshot('tree-groups.png');
   });
@@ -208,6 +221,34 @@ describe('Kafka Group Lens in the VS Code workbench (code-server)', function () 
     await driver.screenshot('tree-member-partitions.png');
   });
 
+  it('shows the lag of the group with the most lag at the default side bar width, and member and partition tooltips on hover', async () => {
+    await driver.resizeSideBar(DEFAULT_SIDE_BAR_WIDTH);
+    try {
+      const worst = await driver.waitForRows('group rows with their lag', (rows) => {
+        const found = groupRows(rows).sort((a, b) => groupLag(b) - groupLag(a));
+        return found.length ? found[0] : undefined;
+      });
+      const lagText = /^lag [\d,-]+/.exec(worst.description)?.[0] ?? '';
+      assert.ok(lagText, `group row "${worst.label}" leads with its lag: ${worst.description}`);
+      assert.ok(await driver.descriptionPrefixVisible(worst, lagText), `"${lagText}" of ${worst.label} is cut at ${DEFAULT_SIDE_BAR_WIDTH}px`);
+      await driver.screenshot('tree-default-width.png');
+
+      // The member and partition rows the previous test expanded; the simulator keeps pushing while the tooltips are open.
+      const members = await expandedMembers(driver, groupId, (found) => found.length > 0);
+      const memberTooltip = await driver.hoverTooltip(members[0]);
+      assert.match(memberTooltip, /Member id/, `the member tooltip: ${memberTooltip}`);
+      await driver.screenshotWithHover('tree-member-tooltip.png');
+
+      const partition = await driver.waitForRows('a partition row', (rows) => rows.find((r) => r.level >= PARTITION_LEVEL && r.icon === 'symbol-array'));
+      const partitionTooltip = await driver.hoverTooltip(partition);
+      assert.match(partitionTooltip, /Log end offset/, `the partition tooltip: ${partitionTooltip}`);
+      await driver.screenshotWithHover('tree-partition-tooltip.png');
+    } finally {
+      await driver.clearHover();
+      await driver.resizeSideBar(SIDE_BAR_WIDTH);
+    }
+  });
+
   it('adds a consumer to the group through its context menu', async () => {
     const addConsumer = requireCommand(ADD_CONSUMER_COMMAND_ID);
     assert.ok(isInItemContextMenu(ADD_CONSUMER_COMMAND_ID), `${ADD_CONSUMER_COMMAND_ID} is not in the tree's context menu`);
@@ -226,8 +267,10 @@ describe('Kafka Group Lens in the VS Code workbench (code-server)', function () 
     assert.ok((memberCount(groupAfter) ?? 0) >= 1, `group ${groupId} counts its members`);
     assert.ok(newMember.label.length > 0);
     const status = await driver.statusBarText();
+    // The row names the member "client id · short member id"; the status names the client id.
+    const clientId = newMember.label.split(' · ')[0];
     if (status.includes('Started consumer')) {
-      assert.ok(status.includes(newMember.label), `the new member row "${newMember.label}" is the consumer the command started (${status})`);
+      assert.ok(status.includes(clientId), `the new member row "${newMember.label}" is the consumer the command started (${status})`);
     }
     await driver.screenshot('tree-added-consumer.png');
   });
@@ -236,7 +279,7 @@ describe('Kafka Group Lens in the VS Code workbench (code-server)', function () 
     const reset = findCommand(RESET_COMMAND_PATTERN);
     assert.ok(reset, 'package.json contributes no command with "reset" in its id');
     assert.ok(isInItemContextMenu(reset.command), `${reset.command} is not in the tree's context menu`);
-    const emptyGroup = await driver.waitForRows('an Empty group', (rows) => groupRows(rows).find((r) => r.description.startsWith('Empty')));
+    const emptyGroup = await driver.waitForRows('an Empty group', (rows) => groupRows(rows).find((r) => groupState(r) === 'Empty'));
     await runOnGroup(driver, emptyGroup.label, commandLabel(reset), 'its first question', () => driver.quickInputVisible());
     // Defaults: the first scenario (to-earliest, which needs no argument) over all topics.
     const steps = await driver.acceptQuickInputDefaults(6);

@@ -119,7 +119,7 @@ describe('extension activation (vscode stub, real simulator)', function () {
     const partitions = await children(members[0]);
     assert.ok(partitions.length > 0);
     assert.match(String(item(partitions[0]).label), /^audit-log-\d$/);
-    assert.match(String(item(partitions[0]).description), /^committed .+ · end .+ · lag .+$/);
+    assert.match(String(item(partitions[0]).description), /^lag .+ · committed .+ · end .+$/);
   });
 
   it('crashes a member and restarts it from the stopped consumers row', async () => {

@@ -136,7 +136,7 @@ describe('views: context menus against the rows the tree builds', () => {
       consumer: { handle: 'h', groupId: 'g', clientId: 'c', groupInstanceId: null, memberId: null, status: 'stopped' },
     };
     assert.deepEqual(contextCommands(stopped), [COMMANDS.restartConsumer]);
-    const partition: TreeNode = { kind: 'partition', id: 'p', assigned: true, offsets: { topic: 't', partition: 0, committedOffset: 1, logStartOffset: 0, logEndOffset: 2, lag: 1 } };
+    const partition: TreeNode = { kind: 'partition', id: 'p', role: 'assigned', offsets: { topic: 't', partition: 0, committedOffset: 1, logStartOffset: 0, logEndOffset: 2, lag: 1 } };
     assert.deepEqual(contextCommands(partition), []);
     assert.deepEqual(contextCommands({ kind: 'message', id: 'm', severity: 'error', text: 'x', retrySourceId: 's' }), []);
   });

@@ -61,7 +61,7 @@ describe('views/groupChildren', () => {
   });
 
   it('builds partition ids from the parent id and raw keys', () => {
-    const [row] = partitionChildren('parent', [offsets('a/b', 3, 1, 2)], true);
+    const [row] = partitionChildren('parent', [offsets('a/b', 3, 1, 2)], 'unassigned');
     assert.equal(row.id, 'parent/tp/a%2Fb/3');
   });
 });

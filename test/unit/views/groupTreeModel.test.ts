@@ -2,7 +2,7 @@ import { strict as assert } from 'assert';
 import { GroupTreeModel } from '../../../src/views/groupTreeModel';
 import { SourceRegistry } from '../../../src/sources/sourceRegistry';
 import type { ClusterNode, GroupNode, MessageNode, TreeNode } from '../../../src/views/treeNodes';
-import { FakeControl, FakeSource, groupDetail, member } from './fakeSource';
+import { FakeControl, FakeSource, groupDetail, member, offsets } from './fakeSource';
 
 function nextChange(data: GroupTreeModel): Promise<TreeNode | undefined> {
   return new Promise((resolve) => {
@@ -187,6 +187,40 @@ describe('views/GroupTreeModel targeted refreshes', () => {
     await data.refresh();
     assert.deepEqual(reported, [cluster]);
     assert.deepEqual(labels(await data.children(cluster)), ['audit', 'billing', 'payments']);
+  });
+
+  it('reports exactly the group whose lag changed, and nothing for the same data again', async () => {
+    const [cluster] = data.roots();
+    source.put(groupDetail('payments', { members: [member('m-1')], offsets: [offsets('orders', 0, 5, 10)] }));
+    await data.refresh();
+    reported.length = 0;
+    const before = (await data.children(cluster)) as GroupNode[];
+    await data.refresh();
+    assert.deepEqual(reported, [], 'the same data: no row refreshed');
+    source.put(groupDetail('payments', { members: [member('m-1')], offsets: [offsets('orders', 0, 5, 12)] }));
+    await data.refresh();
+    assert.deepEqual(reported, [before[1]], 'lag 5 -> 7: the payments row alone');
+    assert.equal(before[1].summary.totalLag, 7);
+  });
+
+  it('keeps the row objects under a group whose re-read brings the same data, and renews only the changed ones', async () => {
+    const [cluster] = data.roots();
+    const detail = (end: number) =>
+      groupDetail('payments', {
+        members: [member('m-1', { assignment: [{ topic: 'orders', partition: 0 }] }), member('m-2', { assignment: [{ topic: 'orders', partition: 1 }] })],
+        offsets: [offsets('orders', 0, 5, 10, 'm-1'), offsets('orders', 1, 5, end, 'm-2')],
+      });
+    source.put(detail(10));
+    await data.refresh();
+    const group = ((await data.children(cluster)) as GroupNode[])[1];
+    const first = await data.children(group);
+    const again = await data.children(group);
+    assert.deepEqual(again.map((n, i) => n === first[i]), [true, true], 'same data, same objects');
+    source.put(detail(20));
+    const changed = await data.children(group);
+    assert.equal(changed[0], first[0], 'm-1 did not change: the row VS Code holds');
+    assert.notEqual(changed[1], first[1], 'm-2\'s lag changed: a new row');
+    assert.equal(data.parent(changed[1]), group);
   });
 
   it('reports the whole cluster on a full refresh (the Refresh button, after a command)', async () => {

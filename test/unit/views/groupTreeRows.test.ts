@@ -1,5 +1,6 @@
 import { strict as assert } from 'assert';
-import { describeNode, formatClockTime, formatCount, groupStateIcon } from '../../../src/views/groupTreeRows';
+import { describeNode, formatClockTime, groupStateColor } from '../../../src/views/groupTreeRows';
+import { formatCount } from '../../../src/views/rowFormat';
 import { nodeIds, type ClusterNode, type GroupNode, type MemberNode, type TreeNode } from '../../../src/views/treeNodes';
 import type { GroupState } from '../../../src/model/types';
 import type { SimulatedConsumerInfo } from '../../../src/simulator/control';
@@ -47,21 +48,21 @@ describe('views/groupTreeRows', () => {
         }),
       );
       assert.equal(d.label, 'orders');
-      assert.equal(d.description, 'Stable · 3 members · lag 1,204');
-      assert.equal(d.contextValue, 'kgl:group:sim:Stable:hasLag');
-      assert.deepEqual(d.icon, { id: 'pass', color: 'testing.iconPassed' });
+      assert.equal(d.description, 'lag 1,204 · Stable · 3 members');
+      assert.equal(d.contextValue, 'kgl:group:sim:classic:Stable:hasLag');
+      assert.deepEqual(d.icon, { id: 'layers', color: 'testing.iconPassed' });
       assert.equal(d.collapsible, 'collapsed');
     });
 
     it('counts partitions with pending transactional offsets', () => {
       const d = describeNode(groupNode({ members: [member('a')], offsets: [offsets('orders', 0, 5, 5)], pendingTransactionalPartitions: 2 }));
-      assert.equal(d.description, 'Stable · 1 member · lag 0 · 2 pending transactional offsets');
+      assert.equal(d.description, 'lag 0 · Stable · 1 member · 2 pending transactional offsets');
     });
 
     it('uses the singular for one member and "-" for unknown lag', () => {
       const d = describeNode(groupNode({ members: [member('a')], offsets: [offsets('orders', 0, null, 10)] }, 'kafka'));
-      assert.equal(d.description, 'Stable · 1 member · lag -');
-      assert.equal(d.contextValue, 'kgl:group:kafka:Stable');
+      assert.equal(d.description, 'lag - · Stable · 1 member');
+      assert.equal(d.contextValue, 'kgl:group:kafka:classic:Stable');
     });
 
     it('puts assignor, generation, coordinator, protocol and group type in the tooltip', () => {
@@ -89,38 +90,35 @@ describe('views/groupTreeRows', () => {
 
     it('marks a group that failed to load with a warning and its error', () => {
       const d = describeNode(groupNode({ error: 'COORDINATOR_NOT_AVAILABLE', state: 'Unknown' }));
-      assert.equal(d.description, 'Unknown · error');
-      assert.equal(d.contextValue, 'kgl:group:sim:Unknown:error');
+      assert.equal(d.description, 'error · COORDINATOR_NOT_AVAILABLE');
+      assert.equal(d.contextValue, 'kgl:group:sim:classic:Unknown:error');
       assert.equal(d.icon.id, 'warning');
       assert.match(d.tooltip ?? '', /Error: COORDINATOR\\_NOT\\_AVAILABLE/);
     });
 
-    it('gives every state an icon: rebalancing yellow, empty greyed, dead red', () => {
-      const expected: Record<GroupState, string> = {
-        Stable: 'pass',
-        PreparingRebalance: 'sync',
-        CompletingRebalance: 'sync',
-        Assigning: 'sync',
-        Reconciling: 'sync',
-        Empty: 'circle-outline',
-        Dead: 'error',
-        Unknown: 'question',
-        NotReady: 'question',
+    it('gives every state a colour: stable green, rebalancing yellow, empty greyed, dead red, not ready orange', () => {
+      const expected: Record<GroupState, string | undefined> = {
+        Stable: 'testing.iconPassed',
+        PreparingRebalance: 'charts.yellow',
+        CompletingRebalance: 'charts.yellow',
+        Assigning: 'charts.yellow',
+        Reconciling: 'charts.yellow',
+        Empty: 'disabledForeground',
+        Dead: 'errorForeground',
+        NotReady: 'charts.orange',
+        Unknown: undefined,
       };
-      for (const [state, icon] of Object.entries(expected)) {
-        assert.equal(groupStateIcon(state as GroupState).id, icon, state);
+      for (const [state, color] of Object.entries(expected)) {
+        assert.equal(groupStateColor(state as GroupState), color, state);
       }
-      assert.equal(groupStateIcon('PreparingRebalance').color, 'charts.yellow');
-      assert.equal(groupStateIcon('Empty').color, 'disabledForeground');
-      assert.equal(groupStateIcon('Dead').color, 'errorForeground');
     });
   });
 
   describe('member rows', () => {
     it('labels by client id and marks static members with their instance id and host', () => {
       const d = describeNode(memberNode({ consumer: consumer('running') }));
-      assert.equal(d.label, 'orders-client');
-      assert.equal(d.description, 'static: inst-1 · /127.0.0.1');
+      assert.equal(d.label, 'orders-client · inst-1', 'a static member by client id and instance id');
+      assert.equal(d.description, 'lag - · /127.0.0.1');
       assert.equal(d.contextValue, 'kgl:member:sim:static:running');
       assert.equal(d.icon.id, 'pinned');
       assert.equal(d.collapsible, 'none', 'no assigned partitions, nothing to expand');
@@ -130,7 +128,7 @@ describe('views/groupTreeRows', () => {
       const m = member('consumer-1-abc', { clientId: '', groupInstanceId: null, clientHost: '/10.0.0.2' });
       const d = describeNode(memberNode({ member: m, consumer: { ...consumer('crashed', null), memberId: m.memberId } }));
       assert.equal(d.label, 'consumer-1-abc');
-      assert.equal(d.description, '/10.0.0.2 · crashed');
+      assert.equal(d.description, 'lag - · /10.0.0.2 · crashed');
       assert.equal(d.contextValue, 'kgl:member:sim:dynamic:crashed');
       assert.equal(d.icon.color, 'charts.yellow');
     });
@@ -168,18 +166,18 @@ describe('views/groupTreeRows', () => {
 
   describe('partition rows', () => {
     it('labels topic-partition and describes committed, end and lag like the CLI', () => {
-      const node: TreeNode = { kind: 'partition', id: 'x', offsets: offsets('orders', 3, 120, 150, 'm-1'), assigned: true };
+      const node: TreeNode = { kind: 'partition', id: 'x', offsets: offsets('orders', 3, 120, 150, 'm-1'), role: 'assigned' };
       const d = describeNode(node);
       assert.equal(d.label, 'orders-3');
-      assert.equal(d.description, 'committed 120 · end 150 · lag 30');
+      assert.equal(d.description, 'lag 30 · committed 120 · end 150');
       assert.equal(d.contextValue, 'kgl:partition:assigned:hasLag');
-      assert.equal(d.icon.color, 'charts.orange');
+      assert.deepEqual(d.icon, { id: 'symbol-array' }, 'lag alone does not colour the row: it came and went on every push (issue 19)');
     });
 
     it('shows the lag against the LSO beside the lag against the HW for a read_committed group', () => {
       const row = { ...offsets('orders', 1, 152, 172, 'm-1'), lastStableOffset: 152, lastStableLag: 0, pendingTransactionalOffset: 160 };
-      const d = describeNode({ kind: 'partition', id: 'x', offsets: row, assigned: true });
-      assert.equal(d.description, 'committed 152 · end 172 · lag 20 · LSO lag 0 · pending txn 160');
+      const d = describeNode({ kind: 'partition', id: 'x', offsets: row, role: 'assigned' });
+      assert.equal(d.description, 'lag 20 · LSO lag 0 · committed 152 · end 172 · pending txn 160');
       assert.equal(d.contextValue, 'kgl:partition:assigned', 'nothing is readable yet: not behind');
       assert.equal(d.icon.color, undefined);
       assert.ok(d.tooltip?.includes('Lag to last stable offset \\(read\\_committed\\): 0'), 'markdown-escaped tooltip field');
@@ -188,17 +186,17 @@ describe('views/groupTreeRows', () => {
 
     it('labels lag that is only a transaction marker instead of showing the partition as behind', () => {
       const row = { ...offsets('orders', 2, 4, 5, 'm-1'), markerOnlyLag: true };
-      const d = describeNode({ kind: 'partition', id: 'x', offsets: row, assigned: true });
-      assert.equal(d.description, 'committed 4 · end 5 · lag 1 (transaction marker only)');
+      const d = describeNode({ kind: 'partition', id: 'x', offsets: row, role: 'assigned' });
+      assert.equal(d.description, 'lag 1 (transaction marker only) · committed 4 · end 5');
       assert.equal(d.contextValue, 'kgl:partition:assigned');
       const committedRow = { ...offsets('orders', 2, 4, 9, 'm-1'), lastStableLag: 2, markerOnlyLag: true };
-      assert.equal(describeNode({ kind: 'partition', id: 'y', offsets: committedRow, assigned: true }).description, 'committed 4 · end 9 · lag 5 · LSO lag 2 (transaction markers only)');
+      assert.equal(describeNode({ kind: 'partition', id: 'y', offsets: committedRow, role: 'assigned' }).description, 'lag 5 · LSO lag 2 (transaction markers only) · committed 4 · end 9');
     });
 
     it('prints "-" for what is unknown', () => {
-      const node: TreeNode = { kind: 'partition', id: 'x', offsets: offsets('orders', 0, null, null), assigned: false };
+      const node: TreeNode = { kind: 'partition', id: 'x', offsets: offsets('orders', 0, null, null), role: 'unassigned' };
       const d = describeNode(node);
-      assert.equal(d.description, 'committed - · end - · lag -');
+      assert.equal(d.description, 'lag - · committed - · end -');
       assert.equal(d.contextValue, 'kgl:partition:unassigned');
     });
   });
