@@ -52,6 +52,12 @@ export class GroupTreeModel {
   private readonly parents = new WeakMap<TreeNode, TreeNode>();
   /** Rows below the group rows, kept while their data does not change. */
   private readonly shownRows = new ShownRows();
+  /**
+   * Groups whose members the editor has asked for: what is under them (members, partitions) can change
+   * while the group row reads the same, so a refresh re-reads them too; unchanged rows are kept by
+   * shownRows, so nothing under them flickers. A collapsed group costs nothing: the editor does not ask.
+   */
+  private readonly openedGroups = new Set<string>();
   private readonly retries: LoadRetries;
   private readonly unsubscribeRegistry: Unsubscribe;
 
@@ -208,7 +214,7 @@ export class GroupTreeModel {
       }
       const shown = renderKey(node);
       node.summary = summary;
-      if (renderKey(node) !== shown) {
+      if (renderKey(node) !== shown || this.openedGroups.has(node.id)) {
         changed.push(node);
       }
     });
@@ -216,6 +222,7 @@ export class GroupTreeModel {
   }
 
   private async groupChildren(node: GroupNode): Promise<TreeNode[]> {
+    this.openedGroups.add(node.id);
     const { groupId, error } = node.summary;
     if (error) {
       return [errorRow(node.id, `Failed to load group: ${error}`, node.sourceId)];
@@ -341,6 +348,7 @@ export class GroupTreeModel {
     for (const [groupId, node] of [...nodes]) {
       if (!present.has(groupId)) {
         nodes.delete(groupId);
+        this.openedGroups.delete(node.id);
         this.shownRows.forgetUnder(node.id);
       }
     }
@@ -352,6 +360,9 @@ export class GroupTreeModel {
     for (const id of [...this.clusters.keys()]) {
       if (!registered.has(id)) {
         this.clusters.delete(id);
+        for (const node of this.groupNodes.get(id)?.values() ?? []) {
+          this.openedGroups.delete(node.id);
+        }
         this.groupNodes.delete(id);
         this.shownRows.forgetUnder(nodeIds.cluster(id));
         this.retries.forget(id);

@@ -223,6 +223,23 @@ describe('views/GroupTreeModel targeted refreshes', () => {
     assert.equal(data.parent(changed[1]), group);
   });
 
+  it('re-reads an opened group whose members changed while its row reads the same', async () => {
+    const [cluster] = data.roots();
+    const detail = (m1: number, m2: number) =>
+      groupDetail('payments', {
+        members: [member('m-1', { assignment: [{ topic: 'orders', partition: m1 }] }), member('m-2', { assignment: [{ topic: 'orders', partition: m2 }] })],
+        offsets: [offsets('orders', 0, 5, 10, m1 === 0 ? 'm-1' : 'm-2'), offsets('orders', 1, 5, 10, m1 === 1 ? 'm-1' : 'm-2')],
+      });
+    source.put(detail(0, 1));
+    await data.refresh();
+    const group = ((await data.children(cluster)) as GroupNode[])[1];
+    await data.children(group); // the editor opened the group
+    reported.length = 0;
+    source.put(detail(1, 0)); // a rebalance swapped the partitions: same lag, state and member count
+    await data.refresh();
+    assert.deepEqual(reported, [group], 'the opened group is refreshed so its members are read again');
+  });
+
   it('reports the whole cluster on a full refresh (the Refresh button, after a command)', async () => {
     const [cluster] = data.roots();
     await data.refresh(undefined, true);
