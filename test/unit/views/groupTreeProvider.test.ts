@@ -3,7 +3,6 @@
  * replaced by a background refresh until the hold ends; other rows refresh at once.
  */
 import { strict as assert } from 'assert';
-import type { TreeItem } from 'vscode';
 import { SourceRegistry } from '../../../src/sources/sourceRegistry';
 import type { GroupNode, MemberNode, TreeNode } from '../../../src/views/treeNodes';
 import { FakeControl, FakeSource, groupDetail, member, offsets } from './fakeSource';
@@ -44,7 +43,7 @@ describe('views/GroupTreeProvider (vscode stub)', () => {
       await model.refresh();
       const [audit, group] = (await provider.getChildren(cluster)) as GroupNode[];
       const [memberRow] = (await provider.getChildren(group)) as MemberNode[];
-      provider.resolveTreeItem(provider.getTreeItem(memberRow) as TreeItem, memberRow);
+      provider.resolveTreeItem(provider.getTreeItem(memberRow), memberRow);
       fired.length = 0;
 
       source.put(payments(20)).put(groupDetail('audit', { offsets: [offsets('logs', 0, 1, 3)] }));
