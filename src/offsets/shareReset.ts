@@ -16,9 +16,10 @@
  * start offset before the reset (null: the partition has no share state yet). The CLI's dry run prints
  * GROUP TOPIC PARTITION NEW-OFFSET in hash order: compare as a set.
  */
-import type { CommittedOffset } from '../model/groupAdmin';
+import type { CommittedOffset, ShareStartOffset } from '../model/groupAdmin';
 import type { GroupState, TopicPartition } from '../model/types';
 import { exportResetCsv } from './csv';
+export type { ShareStartOffset } from '../model/groupAdmin';
 import { planReset, type ResetFacts, type ResetPlanResult } from './resetPlan';
 import type { ResetRequest, ResetScenarioKind, TopicSelection } from './resetRequest';
 import { PartitionCounts } from './resetScope';
@@ -28,11 +29,6 @@ import { compareTopicPartitions, formatTopicPartition } from './topicPartitions'
 export const SHARE_RESET_SCENARIOS_4_1: readonly ResetScenarioKind[] = ['to-earliest', 'to-latest', 'to-datetime'];
 /** What kafka-share-groups.sh 4.4 can reset to (KAFKA-20524 added to-offset, to-current and from-file). */
 export const SHARE_RESET_SCENARIOS_4_4: readonly ResetScenarioKind[] = [...SHARE_RESET_SCENARIOS_4_1, 'to-offset', 'to-current', 'from-file'];
-
-/** The start offset of one share-partition: null when the group has no state for it yet. */
-export interface ShareStartOffset extends TopicPartition {
-  startOffset: number | null;
-}
 
 export interface ShareResetFacts extends Omit<ResetFacts, 'committed' | 'partitionsPerTopic'> {
   /** The group's share-partitions as DescribeShareGroupOffsets lists them (all topics). */

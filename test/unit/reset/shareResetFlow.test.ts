@@ -1,0 +1,146 @@
+import { strict as assert } from 'assert';
+import type { CommittedOffset, GroupAdmin, ShareGroupAdmin, ShareStartOffset } from '../../../src/model/groupAdmin';
+import type { GroupState } from '../../../src/model/types';
+import type { ResetRequest } from '../../../src/offsets/resetRequest';
+import { shareGroupOffsetsAdmin } from '../../../src/offsets/shareAdmin';
+import type { OffsetSnapshot } from '../../../src/offsets/undo';
+import { executeReset, planUndo, undoReset, type PlannedReset } from '../../../src/reset/resetFlow';
+import { resetRoute } from '../../../src/reset/resetRoute';
+import { previewShareReset } from '../../../src/reset/shareResetFlow';
+
+/** One cluster with topic "orders" (3 partitions, log 10..100) and share groups held in memory. */
+class FakeShareCluster implements ShareGroupAdmin {
+  readonly states = new Map<string, GroupState>();
+  readonly starts = new Map<string, ShareStartOffset[]>();
+  readonly calls: string[] = [];
+
+  async shareGroupState(groupId: string): Promise<GroupState | 'missing'> {
+    return this.states.get(groupId) ?? 'missing';
+  }
+
+  async shareStartOffsets(groupId: string): Promise<ShareStartOffset[]> {
+    return (this.starts.get(groupId) ?? []).map((s) => ({ ...s }));
+  }
+
+  async alterShareGroupOffsets(groupId: string, offsets: readonly CommittedOffset[]) {
+    this.calls.push(`alter ${offsets.map((o) => `${o.topic}-${o.partition}=${o.offset}`).join(',')}`);
+    if ((this.states.get(groupId) ?? 'Empty') !== 'Empty') {
+      return offsets.map(({ topic, partition }) => ({ topic, partition, error: 'NON_EMPTY_GROUP' }));
+    }
+    // A reset of an unknown group creates it.
+    this.states.set(groupId, 'Empty');
+    const held = this.starts.get(groupId) ?? [];
+    for (const o of offsets) {
+      const found = held.find((s) => s.topic === o.topic && s.partition === o.partition);
+      if (found) {
+        found.startOffset = o.offset;
+      } else {
+        held.push({ topic: o.topic, partition: o.partition, startOffset: o.offset });
+      }
+    }
+    this.starts.set(groupId, held);
+    return offsets.map(({ topic, partition }) => ({ topic, partition }));
+  }
+
+  async deleteShareGroupOffsets(groupId: string, topics: readonly string[]) {
+    this.calls.push(`delete ${topics.join(',')}`);
+    this.starts.set(groupId, (this.starts.get(groupId) ?? []).filter((s) => !topics.includes(s.topic)));
+    return { topics: topics.map((topic) => ({ topic })) };
+  }
+
+  admin(): GroupAdmin {
+    const unused = () => Promise.reject(new Error('not used by a share reset'));
+    return {
+      share: this,
+      now: () => 1_700_000_000_000,
+      groupState: unused,
+      committedOffsets: unused,
+      partitionCounts: async (topics) => new Map(topics.filter((t) => t === 'orders').map((t) => [t, 3])),
+      logOffsets: async (partitions) => partitions.map(({ topic, partition }) => ({ topic, partition, earliest: 10, latest: 100 })),
+      offsetForTimestamp: async () => null,
+      commitOffsets: unused,
+      deleteOffsets: unused,
+      deleteGroups: unused,
+      removeStaticMembers: unused,
+    };
+  }
+}
+
+function request(scenario: ResetRequest['scenario'], scope: ResetRequest['scope'] = { kind: 'all-topics' }): ResetRequest {
+  return { groupId: 'sg', scenario, scope };
+}
+
+async function previewed(cluster: FakeShareCluster, req: ResetRequest): Promise<PlannedReset> {
+  const preview = await previewShareReset(cluster.admin(), req);
+  assert.ok(preview.ok, preview.ok ? '' : preview.error);
+  return preview;
+}
+
+describe('reset of share groups: preview, execute, undo', () => {
+  let cluster: FakeShareCluster;
+  let saved: Array<OffsetSnapshot | undefined>;
+  const options = () => ({ takenAt: 1, saveUndo: async (s: OffsetSnapshot | undefined) => void saved.push(s) });
+  beforeEach(() => {
+    cluster = new FakeShareCluster();
+    cluster.states.set('sg', 'Empty');
+    cluster.starts.set('sg', [{ topic: 'orders', partition: 0, startOffset: 40 }]);
+    saved = [];
+  });
+
+  it('executes with AlterShareGroupOffsets and undo puts the start offsets back', async () => {
+    const preview = await previewed(cluster, request({ kind: 'to-latest' }, { kind: 'topics', topics: [{ topic: 'orders', partitions: [0] }] }));
+    assert.deepEqual(preview.rows.map((r) => [r.partition, r.currentOffset, r.newOffset]), [[0, 40, 100]]);
+    const admin = shareGroupOffsetsAdmin(cluster.admin(), 'sg');
+    const outcome = await executeReset(admin, preview, options());
+    assert.ok(outcome.ok && outcome.confirmed);
+    assert.deepEqual(await cluster.shareStartOffsets('sg'), [{ topic: 'orders', partition: 0, startOffset: 100 }]);
+    const snapshot = saved[saved.length - 1] as OffsetSnapshot;
+    const undone = await undoReset(admin, snapshot, await planUndo(admin, snapshot));
+    assert.ok(undone.ok);
+    assert.deepEqual(await cluster.shareStartOffsets('sg'), [{ topic: 'orders', partition: 0, startOffset: 40 }]);
+  });
+
+  it('writes nothing when a start offset changed since the preview', async () => {
+    const preview = await previewed(cluster, request({ kind: 'to-earliest' }));
+    cluster.starts.set('sg', [{ topic: 'orders', partition: 0, startOffset: 41 }]);
+    const outcome = await executeReset(shareGroupOffsetsAdmin(cluster.admin(), 'sg'), preview, options());
+    assert.equal(outcome.ok, false);
+    assert.deepEqual(cluster.calls, []);
+  });
+
+  it('creates an unknown group, and undo deletes a topic only when the change made all its state', async () => {
+    const preview = await previewed(cluster, request({ kind: 'to-earliest' }, { kind: 'topics', topics: [{ topic: 'orders' }] }));
+    // orders-1 and -2 had no state before; orders-0 had 40.
+    const admin = shareGroupOffsetsAdmin(cluster.admin(), 'sg');
+    assert.ok((await executeReset(admin, preview, options())).ok);
+    const snapshot = saved[saved.length - 1] as OffsetSnapshot;
+    const undone = await undoReset(admin, snapshot, await planUndo(admin, snapshot));
+    assert.ok(undone.ok);
+    // orders-0 is put back; the topic cannot be deleted without losing orders-0's state, so 1 and 2 say why.
+    assert.deepEqual(undone.results.map((r) => [r.partition, r.error === undefined]), [[0, true], [1, false], [2, false]]);
+    assert.match(undone.results[1].error ?? '', /deleted per topic/);
+
+    cluster.states.delete('new');
+    const created = await previewShareReset(cluster.admin(), { groupId: 'new', scenario: { kind: 'to-offset', offset: 50 }, scope: { kind: 'topics', topics: [{ topic: 'orders' }] } });
+    assert.ok(created.ok);
+    const newAdmin = shareGroupOffsetsAdmin(cluster.admin(), 'new');
+    assert.ok((await executeReset(newAdmin, created, options())).ok);
+    assert.equal(cluster.states.get('new'), 'Empty');
+    const newSnapshot = saved[saved.length - 1] as OffsetSnapshot;
+    assert.ok((await undoReset(newAdmin, newSnapshot, await planUndo(newAdmin, newSnapshot))).ok);
+    assert.deepEqual(await cluster.shareStartOffsets('new'), []);
+    assert.equal(cluster.calls[cluster.calls.length - 1], 'delete orders');
+  });
+
+  it('refuses a group with members, a scenario the share tool lacks, streams groups and clusters without share groups', async () => {
+    cluster.states.set('sg', 'Stable');
+    assert.deepEqual(await previewShareReset(cluster.admin(), request({ kind: 'to-earliest' })), { ok: false, request: request({ kind: 'to-earliest' }), error: "Share group 'sg' is not empty." });
+    const shift = await previewShareReset(cluster.admin(), request({ kind: 'shift-by', shift: 1 }));
+    assert.match(shift.ok ? '' : shift.error, /cannot reset a share group with --shift-by/);
+    assert.throws(() => resetRoute('streams', cluster.admin(), 'app'), /"app" is a streams group/);
+    const { share: _share, ...noShare } = cluster.admin();
+    assert.throws(() => resetRoute('share', noShare, 'sg'), /no share-group operations/);
+    assert.equal(resetRoute('share', cluster.admin(), 'sg').kind, 'share');
+    assert.equal(resetRoute('consumer', cluster.admin(), 'g').kind, 'consumer');
+  });
+});
