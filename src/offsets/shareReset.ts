@@ -3,8 +3,9 @@
  * (ShareGroupCommand.resetOffsets / getPartitionsToReset / prepareOffsetsToReset over the shared
  * GroupOffsetsResetter). A share group has no committed offsets: each share-partition has a *start offset*
  * (DescribeShareGroupOffsets), and AlterShareGroupOffsets sets it. What differs from a consumer group's reset:
- *  - Scenarios: 4.1–4.3 take --to-earliest, --to-latest, --to-datetime only; 4.4 adds --to-offset, --to-current
- *    and --from-file. There is no --shift-by and no --by-duration (the tool's options have neither).
+ *  - Scenarios: 4.2–4.3 take --to-earliest, --to-latest, --to-datetime only (4.1's tool has --reset-offsets but prints
+ *    "--reset-offsets option is not yet implemented"; its broker takes AlterShareGroupOffsets); 4.4 adds --to-offset,
+ *    --to-current and --from-file. There is no --shift-by and no --by-duration (the tool's options have neither).
  *  - Only an Empty or Dead group, or one that does not exist, is reset ("Share group 'g' is not empty."): the reset
  *    of an unknown group creates it with those start offsets (how a share group is pre-initialised, KIP-1323).
  *  - --all-topics means the share-partitions the group has state for (listShareGroupOffsets).
@@ -25,10 +26,10 @@ import type { ResetRequest, ResetScenarioKind, TopicSelection } from './resetReq
 import { PartitionCounts } from './resetScope';
 import { compareTopicPartitions, formatTopicPartition } from './topicPartitions';
 
-/** What kafka-share-groups.sh 4.1 to 4.3 can reset to. */
-export const SHARE_RESET_SCENARIOS_4_1: readonly ResetScenarioKind[] = ['to-earliest', 'to-latest', 'to-datetime'];
+/** What kafka-share-groups.sh 4.2 and 4.3 can reset to (4.1's tool prints "--reset-offsets option is not yet implemented"). */
+export const SHARE_RESET_SCENARIOS_4_2: readonly ResetScenarioKind[] = ['to-earliest', 'to-latest', 'to-datetime'];
 /** What kafka-share-groups.sh 4.4 can reset to (KAFKA-20524 added to-offset, to-current and from-file). */
-export const SHARE_RESET_SCENARIOS_4_4: readonly ResetScenarioKind[] = [...SHARE_RESET_SCENARIOS_4_1, 'to-offset', 'to-current', 'from-file'];
+export const SHARE_RESET_SCENARIOS_4_4: readonly ResetScenarioKind[] = [...SHARE_RESET_SCENARIOS_4_2, 'to-offset', 'to-current', 'from-file'];
 
 export interface ShareResetFacts extends Omit<ResetFacts, 'committed' | 'partitionsPerTopic'> {
   /** The group's share-partitions as DescribeShareGroupOffsets lists them (all topics). */
@@ -91,7 +92,7 @@ export function startOffsetsAsCommitted(startOffsets: readonly ShareStartOffset[
 
 /**
  * Plans a share group's reset exactly as `kafka-share-groups.sh --reset-offsets --dry-run` would.
- * `supported` is the scenario set of the cluster's version (SHARE_RESET_SCENARIOS_4_1 before 4.4).
+ * `supported` is the scenario set of the cluster's version (SHARE_RESET_SCENARIOS_4_2 before 4.4).
  */
 export async function planShareReset(request: ResetRequest, facts: ShareResetFacts, supported: readonly ResetScenarioKind[] = SHARE_RESET_SCENARIOS_4_4): Promise<ResetPlanResult> {
   const unsupported = shareScenarioError(request.scenario.kind, supported);

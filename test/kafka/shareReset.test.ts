@@ -4,7 +4,9 @@
  * (GROUP TOPIC PARTITION NEW-OFFSET, compared as a set: the tool prints a HashMap); Execute writes them with
  * AlterShareGroupOffsets (creating the group on its first reset), `--describe --offsets` reads them back, and
  * Undo restores the start offsets from before. Share groups are on by default from Kafka 4.2; on 4.1.1 they are
- * a preview switched on with share.version=1, and the tool has only --to-earliest, --to-latest, --to-datetime.
+ * a preview switched on with share.version=1, and its tool prints "--reset-offsets option is not yet implemented"
+ * (checked here, with our reset executed and read back); 4.2 and 4.3's tool has --to-earliest, --to-latest and
+ * --to-datetime, 4.4's adds --to-offset, --to-current and --from-file.
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
@@ -16,7 +18,7 @@ import { KafkaSource } from '../../src/kafka/kafkaSource';
 import type { ResetRequest } from '../../src/offsets/resetRequest';
 import { shareGroupOffsetsAdmin } from '../../src/offsets/shareAdmin';
 import { shareResetOffsetsCommand } from '../../src/offsets/shareCli';
-import { SHARE_RESET_SCENARIOS_4_1, SHARE_RESET_SCENARIOS_4_4, shareSeedCsv } from '../../src/offsets/shareReset';
+import { SHARE_RESET_SCENARIOS_4_2, SHARE_RESET_SCENARIOS_4_4, shareSeedCsv } from '../../src/offsets/shareReset';
 import type { OffsetSnapshot } from '../../src/offsets/undo';
 import { executeReset, planUndo, undoReset } from '../../src/reset/resetFlow';
 import { previewShareReset } from '../../src/reset/shareResetFlow';
@@ -31,9 +33,16 @@ const RECORDS = 10;
 const [MAJOR, MINOR] = KAFKA_VERSION.split('.').map(Number);
 const SHARE_PREVIEW = MAJOR === 4 && MINOR === 1;
 const HAS_44_SCENARIOS = MAJOR > 4 || (MAJOR === 4 && MINOR >= 4);
+/** Kafka 4.1's kafka-share-groups.sh accepts --reset-offsets but does nothing. */
+const TOOL_RESETS = !SHARE_PREVIEW;
 
 type Row = [string, number, number];
 const sorted = (rows: Row[]): Row[] => [...rows].sort((a, b) => (a[0] === b[0] ? a[1] - b[1] : a[0] < b[0] ? -1 : 1));
+
+/** Leaves out what this Kafka version's tool does not have, instead of a pending test. */
+function skipOnThisVersion(title: string, _body: unknown): void {
+  console.log(`      (not on Kafka ${KAFKA_VERSION}: ${title})`);
+}
 
 describe(`share-group resets on Kafka ${KAFKA_VERSION} against kafka-share-groups.sh`, function () {
   this.timeout(300000);
@@ -96,9 +105,25 @@ describe(`share-group resets on Kafka ${KAFKA_VERSION} against kafka-share-group
     const request: ResetRequest = { groupId: GROUP, scenario: { kind: 'to-earliest' }, scope: { kind: 'topics', topics: [{ topic: TOPIC, partitions: [0, 1] }] } };
     const preview = await ourPreview(request);
     assert.equal(preview.groupState, 'missing');
-    assert.deepEqual(sorted(preview.rows.map((r) => [r.topic, r.partition, r.newOffset])), toolDryRun(request));
+    assert.deepEqual(sorted(preview.rows.map((r) => [r.topic, r.partition, r.newOffset])), [
+      [TOPIC, 0, 0],
+      [TOPIC, 1, 0],
+    ]);
+    if (TOOL_RESETS) {
+      assert.deepEqual(sorted(preview.rows.map((r) => [r.topic, r.partition, r.newOffset])), toolDryRun(request));
+    } else {
+      const line = shareResetOffsetsCommand(request, { bootstrapServers: env.bootstrap, mode: 'dry-run' });
+      assert.match(runCliLine(line), /--reset-offsets option is not yet implemented/);
+    }
     const saved: Array<OffsetSnapshot | undefined> = [];
     const outcome = await executeReset(shareGroupOffsetsAdmin(admin, GROUP), preview, { takenAt: Date.now(), saveUndo: async (s) => void saved.push(s) });
+    if (SHARE_PREVIEW) {
+      // Kafka 4.1's coordinator answers AlterShareGroupOffsets with no partitions: each is reported unwritten, none is lost.
+      assert.ok(outcome.ok && outcome.results.every((r) => r.error === 'The broker did not answer for this partition'), JSON.stringify(outcome));
+      assert.deepEqual(await admin.share.shareStartOffsets(GROUP), []);
+      assert.deepEqual(saved[saved.length - 1], undefined);
+      return;
+    }
     assert.ok(outcome.ok && outcome.results.every((r) => r.error === undefined), JSON.stringify(outcome));
     assert.deepEqual(describedStarts(), [
       [TOPIC, 0, '0'],
@@ -107,7 +132,8 @@ describe(`share-group resets on Kafka ${KAFKA_VERSION} against kafka-share-group
     assert.equal(await admin.share.shareGroupState(GROUP), 'Empty');
   });
 
-  it('equals the dry run of every scenario kafka-share-groups.sh has on this version, in every scope', async () => {
+  const dryRunTest = 'equals the dry run of every scenario kafka-share-groups.sh has on this version, in every scope';
+  (TOOL_RESETS ? it : skipOnThisVersion)(dryRunTest, async () => {
     const scenarios: Array<ResetRequest['scenario']> = [
       { kind: 'to-earliest' },
       { kind: 'to-latest' },
@@ -118,7 +144,7 @@ describe(`share-group resets on Kafka ${KAFKA_VERSION} against kafka-share-group
     if (HAS_44_SCENARIOS) {
       scenarios.push({ kind: 'to-offset', offset: 4 }, { kind: 'to-offset', offset: 500 }, { kind: 'to-current' });
     }
-    const supported = HAS_44_SCENARIOS ? SHARE_RESET_SCENARIOS_4_4 : SHARE_RESET_SCENARIOS_4_1;
+    const supported = HAS_44_SCENARIOS ? SHARE_RESET_SCENARIOS_4_4 : SHARE_RESET_SCENARIOS_4_2;
     const scopes: Array<ResetRequest['scope']> = [
       { kind: 'all-topics' },
       { kind: 'topics', topics: [{ topic: TOPIC }] },
@@ -138,11 +164,7 @@ describe(`share-group resets on Kafka ${KAFKA_VERSION} against kafka-share-group
   });
 
   const seedTest = 'seeds the group from a file (a consumer group\'s offsets) as --from-file does, executes, reads back and undoes';
-  if (!HAS_44_SCENARIOS) {
-    console.log(`      (not on Kafka ${KAFKA_VERSION}: ${seedTest})`);
-    return;
-  }
-  it(seedTest, async () => {
+  (HAS_44_SCENARIOS ? it : skipOnThisVersion)(seedTest, async () => {
     // TOPIC-0 and -1 have state from the first test; OTHER has none, so undo deletes it whole (per topic).
     const csv = shareSeedCsv([
       { topic: TOPIC, partition: 0, offset: 3 },

@@ -6,7 +6,7 @@ import {
   shareGroupNotEmptyError,
   shareScenarioError,
   shareSeedCsv,
-  SHARE_RESET_SCENARIOS_4_1,
+  SHARE_RESET_SCENARIOS_4_2,
   type ShareResetFacts,
 } from '../../../src/offsets/shareReset';
 
@@ -94,8 +94,8 @@ describe('share group reset plan (kafka-share-groups.sh 4.4)', () => {
       assert.equal(plan.ok, false);
       assert.match(plan.ok ? '' : plan.error, new RegExp(`cannot reset a share group with --${scenario.kind}: it resets with --to-earliest`));
     }
-    assert.equal(shareScenarioError('to-current', SHARE_RESET_SCENARIOS_4_1), 'kafka-share-groups.sh cannot reset a share group with --to-current (added in Kafka 4.4; this cluster is older): it resets with --to-earliest, --to-latest, --to-datetime');
-    assert.equal(shareScenarioError('to-datetime', SHARE_RESET_SCENARIOS_4_1), null);
+    assert.equal(shareScenarioError('to-current', SHARE_RESET_SCENARIOS_4_2), 'kafka-share-groups.sh cannot reset a share group with --to-current (added in Kafka 4.4; this cluster is older): it resets with --to-earliest, --to-latest, --to-datetime');
+    assert.equal(shareScenarioError('to-datetime', SHARE_RESET_SCENARIOS_4_2), null);
   });
 
   it('seeds a share group from a consumer group with the single-group CSV', async () => {
