@@ -76,7 +76,7 @@ export function registerResetCommands({ registry, view, log, context, prompts = 
   const askReset = async (target: GroupTarget, scenario?: ResetScenarioKind): Promise<{ asked: AskedReset; route: ResetRoute } | undefined> => {
     const detail = await target.source.describeGroup(target.groupId);
     // The group's type decides the tool whose semantics the reset follows (share groups: kafka-share-groups.sh).
-    const route = resetRoute(detail.groupType, target.admin, target.groupId);
+    const route = resetRoute(detail, target.admin, target.groupId);
     // Refuse before any question when the group is already known to be active, with the CLI's sentence.
     const refusal = route.refusal(target.groupId, await route.admin.groupState(target.groupId));
     if (refusal) {

@@ -73,15 +73,15 @@ describe('reset of share groups: preview, execute, undo', () => {
     assert.equal(cluster.calls[cluster.calls.length - 1], 'delete orders');
   });
 
-  it('refuses a group with members, a scenario the share tool lacks, streams groups and clusters without share groups', async () => {
+  it('refuses a group with members, a scenario the share tool lacks, and clusters without share groups; routes streams groups to their tool', async () => {
     cluster.states.set('sg', 'Stable');
     assert.deepEqual(await previewShareReset(cluster.admin(), request({ kind: 'to-earliest' })), { ok: false, request: request({ kind: 'to-earliest' }), error: "Share group 'sg' is not empty." });
     const shift = await previewShareReset(cluster.admin(), request({ kind: 'shift-by', shift: 1 }));
     assert.match(shift.ok ? '' : shift.error, /cannot reset a share group with --shift-by/);
-    assert.throws(() => resetRoute('streams', cluster.admin(), 'app'), /"app" is a streams group/);
+    assert.equal(resetRoute({ groupType: 'streams' }, cluster.admin(), 'app').kind, 'streams');
     const { share: _share, ...noShare } = cluster.admin();
-    assert.throws(() => resetRoute('share', noShare, 'sg'), /no share-group operations/);
-    assert.equal(resetRoute('share', cluster.admin(), 'sg').kind, 'share');
-    assert.equal(resetRoute('consumer', cluster.admin(), 'g').kind, 'consumer');
+    assert.throws(() => resetRoute({ groupType: 'share' }, noShare, 'sg'), /no share-group operations/);
+    assert.equal(resetRoute({ groupType: 'share' }, cluster.admin(), 'sg').kind, 'share');
+    assert.equal(resetRoute({ groupType: 'consumer' }, cluster.admin(), 'g').kind, 'consumer');
   });
 });
