@@ -28,7 +28,7 @@ export class CancelledError extends Error {
   }
 }
 
-function throwIfCancelled(signal: CancelSignal | undefined): void {
+export function throwIfCancelled(signal: CancelSignal | undefined): void {
   if (signal?.cancelled) {
     throw new CancelledError();
   }

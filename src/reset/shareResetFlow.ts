@@ -10,13 +10,7 @@ import { previewRows, type ResetPreview } from '../offsets/resetPreview';
 import { resetPartitions } from '../offsets/resetPlan';
 import { requireShareAdmin } from '../offsets/shareAdmin';
 import { planShareReset, scopeTopics, shareGroupNotEmptyError, shareScenarioError } from '../offsets/shareReset';
-import { CancelledError, type CancelSignal } from './resetFlow';
-
-function throwIfCancelled(signal: CancelSignal | undefined): void {
-  if (signal?.cancelled) {
-    throw new CancelledError();
-  }
-}
+import { throwIfCancelled, type CancelSignal } from './resetFlow';
 
 /** The dry run of `kafka-share-groups.sh --reset-offsets`; `admin` is the cluster's (or the share view of it). */
 export async function previewShareReset(admin: GroupAdmin, request: ResetRequest, signal?: CancelSignal): Promise<ResetPreview> {
