@@ -10,8 +10,10 @@ import type { TreeNode } from '../views/treeNodes';
 import type { AdminPrompts } from './adminPrompts';
 import { COMMANDS } from '../constants';
 import { registerReportingCommand } from './commandRunner';
-import { deleteGroupFlow, deleteOffsetsFlow, removeStaticMembersFlow } from './groupAdminFlows';
-import { groupTarget, reportAdminOutcome, undoSnapshotKey } from './groupTarget';
+import { CONSUMER_OFFSETS, deleteGroupFlow, deleteOffsetsFlow, removeStaticMembersFlow, SHARE_OFFSETS, type GroupOffsetsKind } from './groupAdminFlows';
+import { groupTarget, reportAdminOutcome, undoSnapshotKey, type GroupTarget } from './groupTarget';
+import type { GroupAdmin } from '../model/groupAdmin';
+import { shareGroupOffsetsAdmin } from '../offsets/shareAdmin';
 import { vscodeAdminPrompts } from './vscodeAdminPrompts';
 
 export interface GroupAdminCommandDeps {
@@ -23,19 +25,29 @@ export interface GroupAdminCommandDeps {
   prompts?: AdminPrompts;
 }
 
+/** The admin and wording for the group's type: a share group's start offsets go through AlterShareGroupOffsets and friends. */
+async function offsetsAdmin(target: GroupTarget): Promise<{ admin: GroupAdmin; kind: GroupOffsetsKind }> {
+  const { groupType } = await target.source.describeGroup(target.groupId);
+  return groupType === 'share' ? { admin: shareGroupOffsetsAdmin(target.admin, target.groupId), kind: SHARE_OFFSETS } : { admin: target.admin, kind: CONSUMER_OFFSETS };
+}
+
 export function registerGroupAdminCommands({ registry, view, log, context, prompts = vscodeAdminPrompts }: GroupAdminCommandDeps): vscode.Disposable[] {
   return [
     registerReportingCommand(COMMANDS.deleteGroup, 'Delete Group', log, async (node?: TreeNode) => {
       const target = groupTarget(registry, node, 'Delete Group…');
       const memberCount = node?.kind === 'group' ? node.summary.memberCount : 0;
-      await reportAdminOutcome(log, view, target, await deleteGroupFlow(prompts, target.admin, target.groupId, memberCount));
+      const { admin, kind } = await offsetsAdmin(target);
+      await reportAdminOutcome(log, view, target, await deleteGroupFlow(prompts, admin, target.groupId, memberCount, kind));
     }),
 
     registerReportingCommand(COMMANDS.deleteOffsets, 'Delete Committed Offsets', log, async (node?: TreeNode) => {
       const target = groupTarget(registry, node, 'Delete Committed Offsets…');
-      const outcome = await deleteOffsetsFlow(prompts, target.admin, target.groupId);
+      const { admin, kind } = await offsetsAdmin(target);
+      const outcome = await deleteOffsetsFlow(prompts, admin, target.groupId, kind);
       if (outcome?.undo) {
-        await context.workspaceState.update(undoSnapshotKey(target.sourceId, target.groupId), outcome.undo);
+        // A share group's record says so: undo restores it with AlterShareGroupOffsets.
+        const undo = kind.group === 'share' ? { ...outcome.undo, groupType: 'share' as const } : outcome.undo;
+        await context.workspaceState.update(undoSnapshotKey(target.sourceId, target.groupId), undo);
         outcome.summary += '. "Undo Last Offset Change" on the group commits them again';
       }
       await reportAdminOutcome(log, view, target, outcome);

@@ -35,16 +35,36 @@ export function nonEmptyGroupReason(groupId: string, state: GroupState | 'missin
   );
 }
 
+/**
+ * What the offset flows call the group and its offsets: a consumer group's committed offsets, or (through
+ * shareGroupOffsetsAdmin) a share group's start offsets, which are deleted per topic only.
+ */
+export interface GroupOffsetsKind {
+  group: 'consumer' | 'share';
+  offsets: string;
+  /** DeleteShareGroupOffsets takes topics, not partitions. */
+  wholeTopics: boolean;
+}
+
+export const CONSUMER_OFFSETS: GroupOffsetsKind = { group: 'consumer', offsets: 'committed', wholeTopics: false };
+export const SHARE_OFFSETS: GroupOffsetsKind = { group: 'share', offsets: 'start', wholeTopics: true };
+
 /** Delete Group: refuses (with the reason) unless Empty, confirms, then sends DeleteGroups. */
-export async function deleteGroupFlow(prompts: AdminPrompts, admin: GroupAdmin, groupId: string, memberCount: number): Promise<AdminOutcome | undefined> {
+export async function deleteGroupFlow(
+  prompts: AdminPrompts,
+  admin: GroupAdmin,
+  groupId: string,
+  memberCount: number,
+  kind: GroupOffsetsKind = CONSUMER_OFFSETS,
+): Promise<AdminOutcome | undefined> {
   const reason = nonEmptyGroupReason(groupId, await admin.groupState(groupId), memberCount);
   if (reason) {
     throw new Error(reason);
   }
   const committed = await admin.committedOffsets(groupId);
   const confirmed = await prompts.confirm({
-    message: `Delete consumer group '${groupId}'?`,
-    detail: `Its ${committed.length} committed offset(s) are deleted with it. This cannot be undone.`,
+    message: `Delete ${kind.group} group '${groupId}'?`,
+    detail: `Its ${committed.length} ${kind.offsets} offset(s) are deleted with it. This cannot be undone.`,
     action: 'Delete Group',
   });
   if (!confirmed) {
@@ -65,33 +85,30 @@ export const MAX_CONFIRMATIONS = 3;
  * confirmation the group is read again: when its state or one of the offsets shown changed, nothing is deleted
  * and the confirmation is asked again with what changed and the offsets as they are now.
  */
-export async function deleteOffsetsFlow(prompts: AdminPrompts, admin: GroupAdmin, groupId: string): Promise<AdminOutcome | undefined> {
+export async function deleteOffsetsFlow(prompts: AdminPrompts, admin: GroupAdmin, groupId: string, kind: GroupOffsetsKind = CONSUMER_OFFSETS): Promise<AdminOutcome | undefined> {
   let state = await admin.groupState(groupId);
   let committed = await admin.committedOffsets(groupId);
   if (committed.length === 0) {
-    throw new Error(`Group '${groupId}' has no committed offsets`);
+    throw new Error(`Group '${groupId}' has no ${kind.offsets} offsets`);
   }
   const topics = [...new Set(committed.map((c) => c.topic))].sort();
   const title = `Delete Committed Offsets of ${groupId}`;
   const topic = await prompts.pickOne(
-    topics.map((t) => ({ label: t, description: `${committed.filter((c) => c.topic === t).length} partition(s) committed`, value: t })),
-    { title: `${title} (1/2)`, placeholder: 'Topic whose committed offsets to delete' },
+    topics.map((t) => ({ label: t, description: `${committed.filter((c) => c.topic === t).length} partition(s) with a ${kind.offsets} offset`, value: t })),
+    { title: kind.wholeTopics ? title : `${title} (1/2)`, placeholder: `Topic whose ${kind.offsets} offsets to delete` },
   );
   if (topic === undefined) {
     return undefined;
   }
   const offsets = committed.filter((c) => c.topic === topic).sort((a, b) => a.partition - b.partition);
-  let partitions: number[] | undefined;
-  for (;;) {
+  let partitions: number[] | undefined = kind.wholeTopics ? offsets.map((o) => o.partition) : undefined;
+  while (partitions === undefined || partitions.length === 0) {
     partitions = await prompts.pickMany(
       offsets.map((o) => ({ label: `${o.partition}`, description: `committed ${o.offset}`, picked: true, value: o.partition })),
       { title: `${title} (2/2)`, placeholder: 'Partitions (all are picked: the whole topic)' },
     );
     if (partitions === undefined) {
       return undefined;
-    }
-    if (partitions.length > 0) {
-      break;
     }
   }
   const chosen = partitions.map((partition) => ({ topic, partition }));
@@ -101,8 +118,8 @@ export async function deleteOffsetsFlow(prompts: AdminPrompts, admin: GroupAdmin
     const shown = shownOffsets();
     const again = changed ? `The group changed since you were asked (${describeGroupChanges(changed, 'shown').join('; ')}). ` : '';
     const confirmed = await prompts.confirm({
-      message: `${again}Delete the committed offsets of '${groupId}' (${state}) for ${shown.length} partition(s) of ${topic}?`,
-      detail: `${shown.map((o) => `${formatTopicPartition(o)} (${formatOffset(o.offset)})`).join(', ')}. The group will start these partitions from auto.offset.reset next time.`,
+      message: `${again}Delete the ${kind.offsets} offsets of '${groupId}' (${state}) for ${shown.length} partition(s) of ${topic}?`,
+      detail: `${shown.map((o) => `${formatTopicPartition(o)} (${formatOffset(o.offset)})`).join(', ')}. The group will start these partitions from ${kind.group === 'share' ? 'share.auto.offset.reset' : 'auto.offset.reset'} next time.`,
       action: 'Delete Offsets',
     });
     if (!confirmed) {
@@ -134,7 +151,7 @@ export async function deleteOffsetsFlow(prompts: AdminPrompts, admin: GroupAdmin
   const failed = partitions.length - deleted.length;
   const summary =
     failed === 0
-      ? `Deleted ${partitions.length} committed offset(s) of '${groupId}' on ${topic}`
+      ? `Deleted ${partitions.length} ${kind.offsets} offset(s) of '${groupId}' on ${topic}`
       : `${failed} of ${partitions.length} offset(s) of '${groupId}' on ${topic} were not deleted${deletion.error ? `: ${deletion.error}` : ''}`;
   const undo =
     deleted.length > 0 ? takeOffsetSnapshot(groupId, committed, deleted.map((partition) => ({ topic, partition, after: null })), takenAt) : undefined;

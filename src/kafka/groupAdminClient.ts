@@ -14,6 +14,7 @@ import { sendRequest } from './kafkajsBridge';
 import { describeErrorCode, GROUP_ID_NOT_FOUND, KafkaErrorCode } from './kafkaErrors';
 import { adminOffsetCommitRequest, deleteGroupsRequest, leaveGroupByInstanceIdRequest, offsetDeleteRequest, type OffsetToCommit } from './requests/adminRequests';
 import type { CommittedOffset } from './requests/offsetRequests';
+import { ShareGroupAdminClient } from './shareGroupAdmin';
 
 const MAX_INT64 = 2n ** 63n - 1n;
 
@@ -45,7 +46,12 @@ export interface GroupDeletionResult {
 }
 
 export class GroupAdminClient {
-  constructor(private readonly connection: ClusterConnection, private readonly loader: GroupLoader) {}
+  /** The share-group offset operations (AlterShareGroupOffsets, DeleteShareGroupOffsets) on the same connections. */
+  readonly share: ShareGroupAdminClient;
+
+  constructor(private readonly connection: ClusterConnection, private readonly loader: GroupLoader) {
+    this.share = new ShareGroupAdminClient(connection);
+  }
 
   /**
    * The group's state from one DescribeGroups to its coordinator (and ConsumerGroupDescribe when it

@@ -7,7 +7,7 @@
  * topology names; Metadata (from the shared topology when fresh) and ListOffsets READ_UNCOMMITTED to
  * each partition's leader.
  */
-import type { CommittedOffset, GroupAdmin, GroupDeletion, OffsetDeletion, PartitionLogOffsets, PartitionResult, StaticMemberRemoval } from '../model/groupAdmin';
+import type { CommittedOffset, GroupAdmin, GroupDeletion, OffsetDeletion, PartitionLogOffsets, PartitionResult, ShareGroupAdmin, StaticMemberRemoval } from '../model/groupAdmin';
 import { compareTopicPartitions, type GroupState, type TopicPartition } from '../model/types';
 import { partitionKey } from './groupView';
 import { describeErrorCode } from './kafkaErrors';
@@ -16,6 +16,10 @@ import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, READ_UNCOMMITTED, type ListedOffs
 
 export class KafkaGroupAdmin implements GroupAdmin {
   constructor(private readonly source: KafkaSource) {}
+
+  get share(): ShareGroupAdmin {
+    return this.source.admin.share;
+  }
 
   now(): number {
     return Date.now();

@@ -46,6 +46,38 @@ export interface GroupDeletion {
   error?: string;
 }
 
+/** The start offset of one share-partition of a share group: null when the group has no state for it yet. */
+export interface ShareStartOffset extends TopicPartition {
+  startOffset: number | null;
+}
+
+export interface TopicResult {
+  topic: string;
+  /** The broker's reason, absent on success. */
+  error?: string;
+}
+
+export interface ShareOffsetDeletion {
+  /** A refusal of the whole request (GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP), absent when it was accepted. */
+  error?: string;
+  topics: TopicResult[];
+}
+
+/**
+ * The offset operations of KIP-932 share groups (kafka-share-groups.sh): share groups have start offsets per
+ * share-partition instead of committed offsets, written with AlterShareGroupOffsets and removed per topic.
+ */
+export interface ShareGroupAdmin {
+  /** ShareGroupDescribe: the share group's state, or 'missing' when no share group has this id. */
+  shareGroupState(groupId: string): Promise<GroupState | 'missing'>;
+  /** DescribeShareGroupOffsets for every topic, sorted; empty for a group that does not exist. */
+  shareStartOffsets(groupId: string): Promise<ShareStartOffset[]>;
+  /** AlterShareGroupOffsets: only an Empty group (or a new one, which it creates) accepts it. */
+  alterShareGroupOffsets(groupId: string, offsets: readonly CommittedOffset[]): Promise<PartitionResult[]>;
+  /** DeleteShareGroupOffsets: whole topics only. */
+  deleteShareGroupOffsets(groupId: string, topics: readonly string[]): Promise<ShareOffsetDeletion>;
+}
+
 export interface GroupAdmin {
   /** Epoch milliseconds as the cluster sees them (the simulator's virtual time), for --by-duration. */
   now(): number;
@@ -67,6 +99,8 @@ export interface GroupAdmin {
   deleteGroups(groupIds: readonly string[]): Promise<GroupDeletion[]>;
   /** LeaveGroup by group.instance.id with member id "", as AdminClient.removeMembersFromConsumerGroup does. */
   removeStaticMembers(groupId: string, instanceIds: readonly string[]): Promise<StaticMemberRemoval>;
+  /** Share-group offsets; absent where the source has no share groups (the simulator). */
+  readonly share?: ShareGroupAdmin;
   /** Releases connections the admin opened itself. */
   dispose?(): Promise<void>;
 }

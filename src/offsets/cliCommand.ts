@@ -20,6 +20,8 @@ export interface ResetCommandOptions extends CliCommandOptions {
   export?: boolean;
   /** Where the CSV of a from-file scenario is saved; required for that scenario. */
   fromFilePath?: string;
+  /** The scope options: --all-topics / --topic, or kafka-streams-groups.sh's --all-input-topics / --input-topic. */
+  scopeFlags?: { all: string; topic: string };
 }
 
 const SHELL_SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
@@ -67,8 +69,8 @@ function scenarioArgs(scenario: ResetScenario, fromFilePath: string | undefined)
   }
 }
 
-function topicArgs(topics: readonly TopicSelection[]): string[] {
-  return topics.flatMap((selection) => ['--topic', formatTopicArg(selection)]);
+function topicArgs(topics: readonly TopicSelection[], flag = '--topic'): string[] {
+  return topics.flatMap((selection) => [flag, formatTopicArg(selection)]);
 }
 
 function join(args: readonly string[]): string {
@@ -80,7 +82,8 @@ export function resetOffsetsCommand(request: ResetRequest, options: ResetCommand
   const args = [...commonArgs(request.groupId, options), '--reset-offsets', ...scenarioArgs(request.scenario, options.fromFilePath)];
   // The file is the scope of a from-file reset; the CLI needs no --topic / --all-topics then.
   if (request.scenario.kind !== 'from-file') {
-    args.push(...(request.scope.kind === 'all-topics' ? ['--all-topics'] : topicArgs(request.scope.topics)));
+    const flags = options.scopeFlags ?? { all: '--all-topics', topic: '--topic' };
+    args.push(...(request.scope.kind === 'all-topics' ? [flags.all] : topicArgs(request.scope.topics, flags.topic)));
   }
   args.push(`--${options.mode}`);
   if (options.export) {

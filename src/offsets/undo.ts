@@ -28,6 +28,8 @@ export interface TouchedPartition extends TopicPartition {
 
 export interface OffsetSnapshot {
   groupId: string;
+  /** 'share' when the offsets are a share group's start offsets (restored with AlterShareGroupOffsets). */
+  groupType?: 'share';
   /** Epoch milliseconds when the snapshot was taken. */
   takenAt: number;
   offsets: SnapshotOffset[];

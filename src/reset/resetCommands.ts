@@ -5,9 +5,8 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { resetOffsetsCommand } from '../offsets/cliCommand';
 import { exportResetCsv } from '../offsets/csv';
-import { inactiveGroupError, type ResetScenarioKind } from '../offsets/resetPlan';
+import type { ResetScenarioKind } from '../offsets/resetPlan';
 import type { OffsetSnapshot } from '../offsets/undo';
 import { errorMessage } from '../protocol/errors';
 import type { SourceRegistry } from '../sources/sourceRegistry';
@@ -30,13 +29,14 @@ import {
   executeReset,
   parseStoredSnapshot,
   planUndo,
-  previewReset,
   undoConfirmation,
   undoReset,
   type CancelSignal,
   type GroupChanges,
 } from './resetFlow';
 import { promptResetRequest, type AskedReset } from './resetPrompts';
+import { resetRoute, type ResetRoute } from './resetRoute';
+import { shareGroupOffsetsAdmin } from '../offsets/shareAdmin';
 
 export interface ResetCommandDeps {
   registry: SourceRegistry;
@@ -73,32 +73,40 @@ export function registerResetCommands({ registry, view, log, context, prompts = 
       }
     });
 
-  const askReset = async (target: GroupTarget, scenario?: ResetScenarioKind): Promise<AskedReset | undefined> => {
+  const askReset = async (target: GroupTarget, scenario?: ResetScenarioKind): Promise<{ asked: AskedReset; route: ResetRoute } | undefined> => {
+    const detail = await target.source.describeGroup(target.groupId);
+    // The group's type decides the tool whose semantics the reset follows (share groups: kafka-share-groups.sh).
+    const route = resetRoute(detail, target.admin, target.groupId);
     // Refuse before any question when the group is already known to be active, with the CLI's sentence.
-    const refusal = inactiveGroupError(target.groupId, await target.admin.groupState(target.groupId));
+    const refusal = route.refusal(target.groupId, await route.admin.groupState(target.groupId));
     if (refusal) {
       throw new Error(refusal);
     }
-    const committed = await target.admin.committedOffsets(target.groupId);
-    const detail = await target.source.describeGroup(target.groupId);
+    if (scenario && route.scenarios && !route.scenarios.includes(scenario)) {
+      throw new Error(`kafka-share-groups.sh has no --${scenario}`);
+    }
+    const committed = await route.admin.committedOffsets(target.groupId);
     const committedTopics = [...new Set(committed.map((c) => c.topic))];
     const groupTopics = [...new Set([...committedTopics, ...detail.members.flatMap((m) => m.subscription)])];
-    return promptResetRequest(prompts, {
+    const asked = await promptResetRequest(prompts, {
       groupId: target.groupId,
       committedTopics,
       groupTopics,
       readFile: (path) => readFile(path, 'utf8'),
       scenario,
+      scenarios: route.scenarios,
     });
+    return asked ? { asked, route } : undefined;
   };
 
   const resetWithPreview = async (node: TreeNode | undefined, scenario?: ResetScenarioKind): Promise<void> => {
     const target = groupTarget(registry, node, 'Reset Offsets…');
-    const asked = await askReset(target, scenario);
-    if (!asked) {
+    const answered = await askReset(target, scenario);
+    if (!answered) {
       return;
     }
-    const plan = (title: string) => withCancellableProgress(title, (signal) => previewReset(target.admin, asked.request, signal));
+    const { asked, route } = answered;
+    const plan = (title: string) => withCancellableProgress(title, (signal) => route.preview(asked.request, signal));
     const first = await plan(`Planning the reset of ${target.groupId}…`);
     if (!first.ok) {
       void vscode.window.showErrorMessage(`Reset Offsets of ${target.groupId}: ${first.error}`);
@@ -120,9 +128,11 @@ export function registerResetCommands({ registry, view, log, context, prompts = 
             if (signal.cancelled) {
               throw new CancelledError();
             }
-            return executeReset(target.admin, planned, {
+            return executeReset(route.admin, planned, {
               takenAt: Date.now(),
-              saveUndo: async (snapshot) => context.workspaceState.update(undoKey, snapshot ?? previousUndo),
+              // A share group's record says so: undo restores it with AlterShareGroupOffsets.
+              saveUndo: async (snapshot) =>
+                context.workspaceState.update(undoKey, snapshot && route.kind === 'share' ? { ...snapshot, groupType: 'share' } : (snapshot ?? previousUndo)),
             });
           });
           if (!outcome.ok) {
@@ -160,7 +170,7 @@ export function registerResetCommands({ registry, view, log, context, prompts = 
           void vscode.window.showInformationMessage(`Exported ${rows.length} row(s) to ${uri.fsPath}`);
         },
         copyCli: async (mode) => {
-          const command = resetOffsetsCommand(asked.request, {
+          const command = route.cliCommand(asked.request, {
             bootstrapServers: await cliBootstrapServers(target, exposures),
             fromFilePath: asked.fromFilePath,
             // A secured cluster: the line reads the client properties from a file the user saves next to it.
@@ -193,9 +203,10 @@ export function registerResetCommands({ registry, view, log, context, prompts = 
       if (!snapshot) {
         throw new Error(`No offset reset or deletion of ${target.groupId} on ${target.source.label} to undo in this workspace`);
       }
+      const admin = snapshot.groupType === 'share' ? shareGroupOffsetsAdmin(target.admin, target.groupId) : target.admin;
       let changedWhileAsking: GroupChanges | undefined;
       for (let asked = 0; ; asked++) {
-        const steps = await planUndo(target.admin, snapshot);
+        const steps = await planUndo(admin, snapshot);
         if (steps.every((s) => s.status === 'not-changed')) {
           await context.workspaceState.update(key, undefined);
           void vscode.window.showInformationMessage(`Nothing to undo: the last change of ${target.groupId} did not reach any partition (each still holds its offset from before).`);
@@ -204,7 +215,7 @@ export function registerResetCommands({ registry, view, log, context, prompts = 
         if (!(await prompts.confirm(undoConfirmation(snapshot, steps, changedWhileAsking)))) {
           return;
         }
-        const outcome = await undoReset(target.admin, snapshot, steps);
+        const outcome = await undoReset(admin, snapshot, steps);
         if (!outcome.ok) {
           // Someone committed while the user read the confirmation: show the new offsets and ask again.
           if (asked >= MAX_CONFIRMATIONS - 1) {

@@ -28,7 +28,7 @@ export class CancelledError extends Error {
   }
 }
 
-function throwIfCancelled(signal: CancelSignal | undefined): void {
+export function throwIfCancelled(signal: CancelSignal | undefined): void {
   if (signal?.cancelled) {
     throw new CancelledError();
   }
@@ -263,5 +263,6 @@ export function parseStoredSnapshot(value: unknown): OffsetSnapshot | undefined 
         (o.metadata === undefined || typeof o.metadata === 'string') &&
         (o.after === undefined || o.after === null || Number.isSafeInteger(o.after)),
     );
-  return typeof candidate.groupId === 'string' && typeof candidate.takenAt === 'number' && offsetsOk ? (candidate as OffsetSnapshot) : undefined;
+  const typeOk = candidate.groupType === undefined || candidate.groupType === 'share';
+  return typeof candidate.groupId === 'string' && typeof candidate.takenAt === 'number' && offsetsOk && typeOk ? (candidate as OffsetSnapshot) : undefined;
 }

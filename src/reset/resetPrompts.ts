@@ -100,6 +100,8 @@ export interface ResetQuestionContext {
   readFile(path: string): Promise<string>;
   /** Preselects the from-file scenario ("Import Reset Plan from CSV…"). */
   scenario?: ResetScenarioKind;
+  /** The scenarios the group's tool has (kafka-share-groups.sh has fewer); all eight when absent. */
+  scenarios?: readonly ResetScenarioKind[];
 }
 
 export interface AskedReset {
@@ -186,7 +188,8 @@ async function askScope(prompts: AdminPrompts, context: ResetQuestionContext, ti
 /** Asks scenario, argument and scope; undefined when the user cancelled a step. */
 export async function promptResetRequest(prompts: AdminPrompts, context: ResetQuestionContext): Promise<AskedReset | undefined> {
   const title = `Reset Offsets of ${context.groupId}`;
-  const kind = context.scenario ?? (await prompts.pickOne([...RESET_SCENARIOS], { title: `${title} (1/3)`, placeholder: 'Where to move the committed offsets' }));
+  const offered = RESET_SCENARIOS.filter((item) => !context.scenarios || context.scenarios.includes(item.value));
+  const kind = context.scenario ?? (await prompts.pickOne(offered, { title: `${title} (1/3)`, placeholder: 'Where to move the committed offsets' }));
   if (kind === undefined) {
     return undefined;
   }
