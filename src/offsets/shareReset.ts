@@ -23,7 +23,7 @@ import { exportResetCsv } from './csv';
 export type { ShareStartOffset } from '../model/groupAdmin';
 import { planReset, type ResetFacts, type ResetPlanResult } from './resetPlan';
 import type { ResetRequest, ResetScenarioKind, TopicSelection } from './resetRequest';
-import { PartitionCounts } from './resetScope';
+import { type PartitionCounts } from './resetScope';
 import { compareTopicPartitions, formatTopicPartition } from './topicPartitions';
 
 /** What kafka-share-groups.sh 4.2 and 4.3 can reset to (4.1's tool prints "--reset-offsets option is not yet implemented"). */
