@@ -9,7 +9,7 @@ import { ConsumerGroupDescribeRequest } from '../protocol/messages/consumerGroup
 import { ConsumerGroupDescribeResponse, type DescribedGroup, type Member as DescribedMember } from '../protocol/messages/consumerGroupDescribeResponse';
 import { hasLoadingCode, retryWhileCoordinatorLoads } from './coordinatorRetry';
 import {
-  GROUP_ID_NOT_FOUND,
+  notOfThisType,
   flattenAssignment,
   groupErrorText,
   groupStateOf,
@@ -88,7 +88,7 @@ export function consumerGroupTreeMembers(info: ConsumerGroupInfo): Member[] {
 
 /** One described group in the load pipeline's terms. */
 export function typedConsumerGroup(group: DescribedGroup): TypedGroupDescription {
-  if (group.errorCode === GROUP_ID_NOT_FOUND) {
+  if (notOfThisType(group.errorCode)) {
     return { groupId: group.groupId, groupType: 'consumer', state: 'Unknown', assignor: '', members: [], notThisType: true, error: groupErrorText(group.errorCode, group.errorMessage) };
   }
   if (group.errorCode !== 0) {

@@ -16,12 +16,22 @@ import {
   type StreamsGroupInfo,
   type TopicPartition,
 } from '../model/types';
-import { describeError, errorCodeOf, errorName } from '../protocol/errorCodes';
+import { describeError, errorName } from '../protocol/errorCodes';
+import { GROUP_ID_NOT_FOUND, UNSUPPORTED_VERSION } from './kafkaErrors';
 
 /** The group types that need their own describe API; classic groups use DescribeGroups. */
 export type ModernGroupType = Exclude<KafkaGroupType, 'classic'>;
 
-export const GROUP_ID_NOT_FOUND = errorCodeOf('GROUP_ID_NOT_FOUND');
+export { GROUP_ID_NOT_FOUND };
+
+/**
+ * A type's describe says the group is not of that type: GROUP_ID_NOT_FOUND, or UNSUPPORTED_VERSION from a
+ * broker that serves the API with the type's feature off (share groups on 4.1 until share.version=1),
+ * where no group can be of the type.
+ */
+export function notOfThisType(errorCode: number): boolean {
+  return errorCode === GROUP_ID_NOT_FOUND || errorCode === UNSUPPORTED_VERSION;
+}
 
 /** One group as its type's describe API gives it, in the model's terms. */
 export interface TypedGroupDescription {
@@ -40,7 +50,7 @@ export interface TypedGroupDescription {
   /** Why this group could not be described (or only in part); the others are unaffected. */
   error?: string;
   /**
-   * The type's describe answered GROUP_ID_NOT_FOUND: the group is not of this type. For
+   * The type's describe says the group is not of this type (notOfThisType). For
    * ConsumerGroupDescribe that means "describe it the classic way", as Kafka's admin client does.
    */
   notThisType?: boolean;

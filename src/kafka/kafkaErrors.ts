@@ -10,6 +10,7 @@ export const NOT_COORDINATOR = errorCodeOf('NOT_COORDINATOR');
 export const TOPIC_AUTHORIZATION_FAILED = errorCodeOf('TOPIC_AUTHORIZATION_FAILED');
 export const CLUSTER_AUTHORIZATION_FAILED = errorCodeOf('CLUSTER_AUTHORIZATION_FAILED');
 export const GROUP_ID_NOT_FOUND = errorCodeOf('GROUP_ID_NOT_FOUND');
+export const UNSUPPORTED_VERSION = errorCodeOf('UNSUPPORTED_VERSION');
 
 /** "GROUP_ID_NOT_FOUND: The group id does not exist." style text for a Kafka error code. */
 export function describeErrorCode(code: number): string {

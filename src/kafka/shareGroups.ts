@@ -15,7 +15,7 @@ import { DescribeShareGroupOffsetsResponse, type DescribeShareGroupOffsetsRespon
 import { ShareGroupDescribeRequest } from '../protocol/messages/shareGroupDescribeRequest';
 import { ShareGroupDescribeResponse, type DescribedGroup } from '../protocol/messages/shareGroupDescribeResponse';
 import { hasLoadingCode, retryWhileCoordinatorLoads } from './coordinatorRetry';
-import { GROUP_ID_NOT_FOUND, flattenAssignment, groupErrorText, groupStateOf, offsetNumber, type TypedGroupDescription } from './groupTypes';
+import { flattenAssignment, notOfThisType, groupErrorText, groupStateOf, offsetNumber, type TypedGroupDescription } from './groupTypes';
 import { requireNegotiatedVersion, sendGenerated, type GeneratedApi } from './groupTypesWire';
 import type { KafkajsBroker } from './kafkajsBridge';
 
@@ -46,7 +46,7 @@ export function isShareConfig(name: string): boolean {
 export function typedShareGroup(group: DescribedGroup): TypedGroupDescription {
   if (group.errorCode !== 0) {
     const failed: TypedGroupDescription = { groupId: group.groupId, groupType: 'share', state: 'Unknown', assignor: '', members: [], error: groupErrorText(group.errorCode, group.errorMessage) };
-    return group.errorCode === GROUP_ID_NOT_FOUND ? { ...failed, notThisType: true } : failed;
+    return notOfThisType(group.errorCode) ? { ...failed, notThisType: true } : failed;
   }
   const members = group.members.map(
     (m): Member => ({

@@ -17,7 +17,7 @@ import {
   type TaskIds,
 } from '../protocol/messages/streamsGroupDescribeResponse';
 import { hasLoadingCode, retryWhileCoordinatorLoads } from './coordinatorRetry';
-import { GROUP_ID_NOT_FOUND, groupErrorText, groupStateOf, sortedUnique, type TypedGroupDescription } from './groupTypes';
+import { groupErrorText, notOfThisType, groupStateOf, sortedUnique, type TypedGroupDescription } from './groupTypes';
 import { requireNegotiatedVersion, sendGenerated, type GeneratedApi } from './groupTypesWire';
 import type { KafkajsBroker } from './kafkajsBridge';
 
@@ -106,7 +106,7 @@ export function streamsGroupTreeMembers(info: StreamsGroupInfo): Member[] {
 export function typedStreamsGroup(group: DescribedGroup): TypedGroupDescription {
   if (group.errorCode !== 0) {
     const failed: TypedGroupDescription = { groupId: group.groupId, groupType: 'streams', state: 'Unknown', assignor: '', members: [], error: groupErrorText(group.errorCode, group.errorMessage) };
-    return group.errorCode === GROUP_ID_NOT_FOUND ? { ...failed, notThisType: true } : failed;
+    return notOfThisType(group.errorCode) ? { ...failed, notThisType: true } : failed;
   }
   const info = streamsGroupInfo(group);
   return {

@@ -128,6 +128,8 @@ describe('kafka/groupTypes', () => {
       const classic = typedConsumerGroup(group({ groupId: 'g', errorCode: GROUP_ID_NOT_FOUND, errorMessage: 'Group g is not a consumer group.' }));
       assert.equal(classic.notThisType, true);
       assert.match(classic.error ?? '', /GROUP_ID_NOT_FOUND: Group g is not a consumer group\./);
+      // A broker serving the API with the type's feature off (share groups on 4.1 before share.version=1).
+      assert.equal(typedConsumerGroup(group({ groupId: 'g', errorCode: errorCodeOf('UNSUPPORTED_VERSION') })).notThisType, true);
     });
 
     it('sends v1 to a 4.x broker and v0 to one that has only v0, over the real bytes', async () => {
