@@ -14,6 +14,7 @@ import { InMemoryTopicImage, type ConsumerGroup, type HeartbeatContext } from '.
 import { DEFAULT_COORDINATOR_CONFIG, type CoordinatorConfig } from './coordinatorConfig';
 import type { EventLog } from './eventLog';
 import { GroupCoordinatorShard } from './groupCoordinatorShard';
+import type { Group } from './group';
 import type { ConsumerGroupSeams, GroupMetadataManager } from './groupMetadataManager';
 import type { OffsetMetadataManager, PartitionExists } from './offsetMetadataManager';
 import type {
@@ -84,6 +85,11 @@ export class GroupCoordinator {
     return this.groups.consumerGroup(groupId);
   }
 
+  /** The committed offsets of the group of any type (topic → partition → offset), or undefined. */
+  committedOffsets(groupId: string): Group['offsets'] | undefined {
+    return this.groups.group(groupId)?.offsets;
+  }
+
   groupIds(): string[] {
     return this.groups.groupIds();
   }
@@ -122,6 +128,11 @@ export class GroupCoordinator {
 
   consumerGroupDescribe(groupIds: readonly string[], respond: Respond<ConsumerGroupDescribeResponseData['groups']>): void {
     this.deliver(respond, this.groups.consumerGroupDescribe(groupIds));
+  }
+
+  /** ConsumerGroupDescribe for one group, synchronously (views read it between events). */
+  consumerGroupDescribeNow(groupId: string): ConsumerGroupDescribeResponseData['groups'][number] {
+    return this.groups.consumerGroupDescribe([groupId])[0];
   }
 
   // ---------------------------------------------------------------- offsets

@@ -6,6 +6,7 @@ import { offsetsPartitionFor } from '../../../src/protocol/offsetsPartition';
 import { OFFSETS_TOPIC, OFFSETS_TOPIC_PARTITIONS } from '../../../src/simulator/cluster';
 import type { GroupCoordinator } from '../../../src/simulator/coordinator';
 import type { Respond } from '../../../src/simulator/protocol';
+import { describeSimGroup, listSimGroups } from '../../../src/simulator/groupView';
 import { Simulation } from '../../../src/simulator/simulation';
 import { heartbeatRequest } from './consumerGroup/engineSupport';
 
@@ -135,5 +136,26 @@ describe('the coordinator runs KIP-848 consumer groups beside classic ones', () 
     assert.equal(response.errorCode, 0);
     assert.equal(response.memberEpoch, 2);
     assert.equal(response.assignment?.topicPartitions.flatMap((t) => t.partitions).length, 5);
+  });
+
+  it('is described for the views with the fields KafkaSource gives a real consumer group', () => {
+    join(sim, 'member-a');
+    assert.equal(commit(sim, 'member-a', 1), 'NONE');
+    const detail = describeSimGroup(sim, GROUP);
+    assert.equal(detail.groupType, 'consumer');
+    assert.equal(detail.protocolType, 'consumer');
+    assert.equal(detail.state, 'Stable');
+    assert.equal(detail.generation, 1);
+    assert.equal(detail.assignor, 'uniform');
+    assert.equal(detail.memberCount, 1);
+    const [member] = detail.members;
+    assert.equal(member.memberEpoch, 1);
+    assert.equal(member.clientHost, '/127.0.0.1');
+    assert.deepEqual(member.targetAssignment, member.assignment);
+    assert.equal(member.assignment.length, 3);
+    assert.deepEqual(detail.offsets.map((row) => [row.partition, row.ownerMemberId, row.committedOffset]), [[0, 'member-a', 7], [1, 'member-a', null], [2, 'member-a', null]]);
+    assert.equal(detail.consumerGroup?.assignmentEpoch, 1);
+    assert.equal(detail.consumerGroup?.members[0].reconciling, false);
+    assert.deepEqual(listSimGroups(sim).map((g) => [g.groupId, g.groupType, g.state, g.memberCount]), [[GROUP, 'consumer', 'Stable', 1]]);
   });
 });
