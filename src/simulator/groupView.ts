@@ -142,7 +142,7 @@ export function listSimGroups(sim: Simulation, isolationLevelFor?: IsolationLeve
     .groupIds()
     .sort()
     .map((id) => {
-      const { members: _members, offsets: _offsets, leaderId: _leaderId, isolationLevel: _isolationLevel, consumerGroup: _consumerGroup, ...summary } = describeSimGroup(sim, id, isolationLevelFor);
+      const { members: _members, offsets: _offsets, leaderId: _leaderId, isolationLevel: _isolationLevel, ...summary } = describeSimGroup(sim, id, isolationLevelFor);
       return summary;
     });
 }
