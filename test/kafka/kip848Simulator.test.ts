@@ -1,7 +1,7 @@
 /**
  * Java kafka-clients 4.x consumers with group.protocol=consumer (KIP-848) against the simulator's Kafka
- * server: they join through ConsumerGroupHeartbeat, consume and commit, and each one holds exactly the
- * partitions the engine's consumer group gives its member.
+ * server: they join through ConsumerGroupHeartbeat (one of them after the others), consume and commit,
+ * and each one holds exactly the partitions the engine's consumer group gives its member.
  */
 import { strict as assert } from 'node:assert';
 import { errorMessage } from '../../src/protocol/errors';
@@ -73,29 +73,40 @@ describe('simulator Kafka server with KIP-848 Java consumers (group.protocol=con
     sim?.dispose();
   });
 
-  it('two Java consumers join, each holds what the engine assigned, and commit every record', async () => {
+  it('Java consumers join (a third one later), each holds what the engine assigned, and commit every record', async () => {
     const groupId = 'java-kip848';
     const env = { ...brokerEnv(), bootstrap };
-    const instanceIds = ['java-kip848-a', 'java-kip848-b'];
-    const members = instanceIds.map((instanceId) => new JavaMember(env, { groupId, topics: [TOPIC], protocol: 'consumer', instanceId }));
-    running.push(...members);
+    const instanceIds = ['java-kip848-a', 'java-kip848-b', 'java-kip848-c'];
+    const members: JavaMember[] = [];
+    const join = (instanceId: string): void => {
+      const member = new JavaMember(env, { groupId, topics: [TOPIC], protocol: 'consumer', instanceId });
+      members.push(member);
+      running.push(member);
+    };
     const state = (): string => `engine: ${JSON.stringify(engineGroup(sim, groupId))}\nserver log: ${serverLog.join('\n')}\n${members.map((m, i) => `java ${i + 1}: ${m.log}`).join('\n')}`;
+    /** Stable with every started member, each Java member holding exactly its engine member's partitions. */
     const matches = (): boolean => {
       const engine = engineGroup(sim, groupId);
-      return engine.state === 'Stable' && engine.members.length === 2 && members.every((member, i) => {
+      return engine.state === 'Stable' && engine.members.length === members.length && members.every((member, i) => {
         const own = engine.members.find((m) => m.instanceId === instanceIds[i]);
         return own !== undefined && own.partitions !== '' && own.partitions === javaAssignment(member);
       });
     };
+    const allPartitions = Array.from({ length: PARTITIONS }, (_, p) => `${TOPIC}-${p}`);
     try {
+      join(instanceIds[0]);
+      join(instanceIds[1]);
       await waitFor('both Java members holding what the engine assigned', async () => (matches() ? true : undefined), 60000);
       await waitFor('the commits of every record', async () => ((await committed(sim, groupId)).every((offset) => offset === RECORDS) ? true : undefined), 60000);
+      const epochBefore = engineGroup(sim, groupId).epoch;
+      join(instanceIds[2]);
+      await waitFor('three Java members holding what the engine assigned', async () => (matches() ? true : undefined), 60000);
+      const engine = engineGroup(sim, groupId);
+      assert.ok(engine.epoch > epochBefore, `the third member bumped the group epoch (${epochBefore} -> ${engine.epoch})`);
+      assert.deepEqual(engine.members.flatMap((m) => m.partitions.split(',')).sort(), allPartitions);
     } catch (e) {
       throw new Error(`${errorMessage(e)}\n${state()}`);
     }
-    const engine = engineGroup(sim, groupId);
-    assert.deepEqual(engine.members.flatMap((m) => m.partitions.split(',')).sort(), Array.from({ length: PARTITIONS }, (_, p) => `${TOPIC}-${p}`));
-    const listed = sim.coordinator.groupIds();
-    assert.ok(listed.includes(groupId));
+    assert.ok(sim.coordinator.groupIds().includes(groupId));
   });
 });
