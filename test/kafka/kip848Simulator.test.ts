@@ -109,4 +109,33 @@ describe('simulator Kafka server with KIP-848 Java consumers (group.protocol=con
     }
     assert.ok(sim.coordinator.groupIds().includes(groupId));
   });
+
+  it('a static Java member restarted within the session timeout gets its partitions back without a new group epoch', async () => {
+    const groupId = 'java-kip848-static';
+    const env = { ...brokerEnv(), bootstrap };
+    const start = (instanceId: string): JavaMember => {
+      const member = new JavaMember(env, { groupId, topics: [TOPIC], protocol: 'consumer', instanceId });
+      running.push(member);
+      return member;
+    };
+    const first = start('static-a');
+    let second = start('static-b');
+    const own = (instanceId: string): string => engineGroup(sim, groupId).members.find((m) => m.instanceId === instanceId)?.partitions ?? '';
+    const settled = (): boolean => {
+      const engine = engineGroup(sim, groupId);
+      return engine.state === 'Stable' && engine.members.length === 2 && own('static-a') === javaAssignment(first) && own('static-b') !== '' && own('static-b') === javaAssignment(second);
+    };
+    const state = (): string => `engine: ${JSON.stringify(engineGroup(sim, groupId))}\nfirst: ${first.log}\nsecond: ${second.log}`;
+    try {
+      await waitFor('two static Java members holding what the engine assigned', async () => (settled() ? true : undefined), 60000);
+      const before = { epoch: engineGroup(sim, groupId).epoch, partitions: own('static-b') };
+      await second.stop();
+      second = start('static-b');
+      await waitFor('the restarted static member holding its partitions again', async () => (settled() ? true : undefined), 60000);
+      assert.equal(own('static-b'), before.partitions);
+      assert.equal(engineGroup(sim, groupId).epoch, before.epoch);
+    } catch (e) {
+      throw new Error(`${errorMessage(e)}\n${state()}`);
+    }
+  });
 });
