@@ -6,11 +6,16 @@
  * housekeeping in groupCoordinatorShard.ts.
  */
 import type { VirtualClock } from './clock';
+import type { ConsumerGroupDescribeResponseData } from '../protocol/messages/consumerGroupDescribeResponse';
+import type { ConsumerGroupHeartbeatRequestData } from '../protocol/messages/consumerGroupHeartbeatRequest';
+import type { ConsumerGroupHeartbeatResponseData } from '../protocol/messages/consumerGroupHeartbeatResponse';
 import type { ClassicGroup } from './classicGroup';
+import { InMemoryTopicImage, type ConsumerGroup, type HeartbeatContext } from './consumerGroup';
 import { DEFAULT_COORDINATOR_CONFIG, type CoordinatorConfig } from './coordinatorConfig';
 import type { EventLog } from './eventLog';
 import { GroupCoordinatorShard } from './groupCoordinatorShard';
-import type { GroupMetadataManager } from './groupMetadataManager';
+import type { Group } from './group';
+import type { ConsumerGroupSeams, GroupMetadataManager } from './groupMetadataManager';
 import type { OffsetMetadataManager, PartitionExists } from './offsetMetadataManager';
 import type {
   DeleteGroupsRequest,
@@ -56,9 +61,11 @@ export class GroupCoordinator {
     /** Whether a topic partition exists, for OffsetCommit validation. */
     partitionExists: PartitionExists,
     config: Partial<CoordinatorConfig> = {},
+    /** The topics KIP-848 groups subscribe to and where their records go; none and nowhere by default. */
+    consumerGroupSeams: ConsumerGroupSeams = { metadataImage: new InMemoryTopicImage(), records: () => undefined },
   ) {
     this.config = { ...DEFAULT_COORDINATOR_CONFIG, ...config };
-    this.shard = new GroupCoordinatorShard(clock, random, events, partitionExists, this.config);
+    this.shard = new GroupCoordinatorShard(clock, random, events, partitionExists, this.config, consumerGroupSeams);
     this.groups = this.shard.groupMetadataManager;
     this.offsets = this.shard.offsetMetadataManager;
   }
@@ -73,8 +80,23 @@ export class GroupCoordinator {
     return this.groups.classicGroup(groupId);
   }
 
+  /** Read-only access for views: the live KIP-848 consumer group, or undefined. */
+  consumerGroup(groupId: string): ConsumerGroup | undefined {
+    return this.groups.consumerGroup(groupId);
+  }
+
+  /** The committed offsets of the group of any type (topic → partition → offset), or undefined. */
+  committedOffsets(groupId: string): Group['offsets'] | undefined {
+    return this.groups.group(groupId)?.offsets;
+  }
+
   groupIds(): string[] {
     return this.groups.groupIds();
+  }
+
+  /** Topics were created, deleted or grew: consumer groups subscribed to them reassign. */
+  onTopicsChanged(topicNames?: Iterable<string>): void {
+    this.groups.onTopicsChanged(topicNames);
   }
 
   dispose(): void {
@@ -97,6 +119,20 @@ export class GroupCoordinator {
 
   leaveGroup(request: LeaveGroupRequest, respond: Respond<LeaveGroupResponse>): void {
     this.groups.classicGroupLeave(request, this.responder(respond));
+  }
+
+  /** ConsumerGroupHeartbeat (KIP-848); `context.clientHost` as Kafka prints it, e.g. "/127.0.0.1". */
+  consumerGroupHeartbeat(context: HeartbeatContext, request: ConsumerGroupHeartbeatRequestData, respond: Respond<ConsumerGroupHeartbeatResponseData>): void {
+    this.deliver(respond, this.groups.consumerGroupHeartbeat(context, request));
+  }
+
+  consumerGroupDescribe(groupIds: readonly string[], respond: Respond<ConsumerGroupDescribeResponseData['groups']>): void {
+    this.deliver(respond, this.groups.consumerGroupDescribe(groupIds));
+  }
+
+  /** ConsumerGroupDescribe for one group, synchronously (views read it between events). */
+  consumerGroupDescribeNow(groupId: string): ConsumerGroupDescribeResponseData['groups'][number] {
+    return this.groups.consumerGroupDescribe([groupId])[0];
   }
 
   // ---------------------------------------------------------------- offsets

@@ -1,5 +1,9 @@
+import type { ConsumerGroupConfig } from './consumerGroup';
+
 /** The simulated group coordinator's broker settings (group.* and offsets.* configs). */
 export interface CoordinatorConfig {
+  /** The group.consumer.* settings of KIP-848 groups (Kafka 4.4's defaults where not given). */
+  consumerGroup?: Partial<ConsumerGroupConfig>;
   /** group.initial.rebalance.delay.ms */
   initialRebalanceDelayMs: number;
   /** group.min.session.timeout.ms */

@@ -19,7 +19,8 @@ export type KafkaErrorCode =
   | 'GROUP_ID_NOT_FOUND'
   | 'GROUP_SUBSCRIBED_TO_TOPIC'
   | 'UNKNOWN_TOPIC_OR_PARTITION'
-  | 'GROUP_AUTHORIZATION_FAILED';
+  | 'GROUP_AUTHORIZATION_FAILED'
+  | 'STALE_MEMBER_EPOCH';
 
 /** JoinGroup errors after which the Java client gives up (AbstractCoordinator). */
 export const FATAL_JOIN_ERRORS: ReadonlySet<KafkaErrorCode> = new Set<KafkaErrorCode>([

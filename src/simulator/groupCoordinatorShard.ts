@@ -7,7 +7,7 @@ import type { ScheduledTask, VirtualClock } from './clock';
 import type { CoordinatorConfig } from './coordinatorConfig';
 import type { EventLog } from './eventLog';
 import { GroupEvents } from './groupEvents';
-import { GroupMetadataManager } from './groupMetadataManager';
+import { GroupMetadataManager, type ConsumerGroupSeams } from './groupMetadataManager';
 import { OffsetMetadataManager, type PartitionExists } from './offsetMetadataManager';
 import type { DeleteGroupsRequest, DeleteGroupsResponse } from './protocol';
 import type { SeededRandom } from './random';
@@ -24,9 +24,10 @@ export class GroupCoordinatorShard {
     events: EventLog,
     partitionExists: PartitionExists,
     private readonly config: CoordinatorConfig,
+    consumerGroupSeams: ConsumerGroupSeams,
   ) {
     const groupEvents = new GroupEvents(clock, events);
-    this.groupMetadataManager = new GroupMetadataManager(clock, random, config, groupEvents);
+    this.groupMetadataManager = new GroupMetadataManager(clock, random, config, groupEvents, consumerGroupSeams);
     this.offsetMetadataManager = new OffsetMetadataManager(clock, config, groupEvents, this.groupMetadataManager, partitionExists);
     this.scheduleCleanup();
   }

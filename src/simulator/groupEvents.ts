@@ -25,6 +25,11 @@ export class GroupEvents {
     private readonly events: EventLog,
   ) {}
 
+  /** An event built elsewhere (the KIP-848 engine derives its own from the records it writes). */
+  append(event: RebalanceEvent): void {
+    this.events.emit(event);
+  }
+
   emit(group: EventSubject, kind: RebalanceEventKind, details: GroupEventDetails): void {
     const event: RebalanceEvent = { groupId: group.groupId, time: this.clock.now, kind, generation: group.generationId };
     event.stateBefore = details.stateBefore ?? group.state;

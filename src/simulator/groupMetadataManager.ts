@@ -1,9 +1,13 @@
 /**
  * Group membership on the coordinator (Kafka's GroupMetadataManager): one map of groups by id, each
  * tagged with its type, type-checked lookups, and the classic group's requests: JoinGroup, SyncGroup,
- * Heartbeat, LeaveGroup, ListGroups, DescribeGroups. A KIP-848 consumer group plugs in as a second
- * `Group` type beside `ClassicGroup`.
+ * Heartbeat, LeaveGroup, ListGroups, DescribeGroups; KIP-848 consumer groups beside them, their
+ * ConsumerGroupHeartbeat and ConsumerGroupDescribe run by the consumer-group engine (consumerGroup/).
  */
+import type { ConsumerGroupDescribeResponseData } from '../protocol/messages/consumerGroupDescribeResponse';
+import type { ConsumerGroupHeartbeatRequestData } from '../protocol/messages/consumerGroupHeartbeatRequest';
+import type { ConsumerGroupHeartbeatResponseData } from '../protocol/messages/consumerGroupHeartbeatResponse';
+import { errorCodeOf } from '../protocol/errorCodes';
 import type { VirtualClock } from './clock';
 import { ClassicGroup, type ClassicGroupState } from './classicGroup';
 import type { ClassicGroupMember } from './classicGroupMember';
@@ -11,6 +15,11 @@ import { ClassicGroupJoin } from './classicGroupJoin';
 import { ClassicGroupSync } from './classicGroupSync';
 import { ClassicRebalance } from './classicRebalance';
 import type { CoordinatorConfig } from './coordinatorConfig';
+import {
+  ConsumerGroupHeartbeatHandler, type ConsumerGroup, type ConsumerGroupRecordSink, type HeartbeatContext, type TopicMetadataImage,
+} from './consumerGroup';
+import { VirtualClockTimer } from './consumerGroupSeams';
+import { CoordinatorConsumerGroup } from './coordinatorConsumerGroup';
 import type { KafkaErrorCode } from './errors';
 import type { Group } from './group';
 import type { GroupEvents } from './groupEvents';
@@ -36,19 +45,45 @@ function isClassicGroup(group: Group): group is ClassicGroup {
   return group.type === 'classic';
 }
 
+function isConsumerGroup(group: Group): group is CoordinatorConsumerGroup {
+  return group.type === 'consumer';
+}
+
+/** What KIP-848 groups need from the simulator: the topics they subscribe to and where their records go. */
+export interface ConsumerGroupSeams {
+  metadataImage: TopicMetadataImage;
+  records: ConsumerGroupRecordSink;
+}
+
+/** Kafka's Uuid.randomUuid().toString(): 16 random bytes in URL-safe base64 without padding. */
+function kafkaUuid(random: SeededRandom): string {
+  return Buffer.from(random.uuid().replace(/-/g, ''), 'hex').toString('base64url');
+}
+
 export class GroupMetadataManager {
   /** Every group by id, whatever its type; a deleted group leaves the map as it turns Dead. */
   private readonly groups = new Map<string, Group>();
   private readonly rebalance: ClassicRebalance;
   private readonly join: ClassicGroupJoin;
   private readonly sync: ClassicGroupSync;
+  private readonly consumerGroups: ConsumerGroupHeartbeatHandler;
 
   constructor(
     private readonly clock: VirtualClock,
     random: SeededRandom,
     config: CoordinatorConfig,
     private readonly events: GroupEvents,
+    seams: ConsumerGroupSeams,
   ) {
+    this.consumerGroups = new ConsumerGroupHeartbeatHandler({
+      now: () => clock.now,
+      timer: new VirtualClockTimer(clock),
+      metadataImage: seams.metadataImage,
+      records: seams.records,
+      events: (event) => events.append(event),
+      newMemberId: () => kafkaUuid(random),
+      config: config.consumerGroup,
+    });
     this.rebalance = new ClassicRebalance(clock, config, events, (groupId) => this.classicGroup(groupId));
     this.join = new ClassicGroupJoin(random, config, events, this, this.rebalance);
     this.sync = new ClassicGroupSync(clock, events, this, this.rebalance);
@@ -77,6 +112,12 @@ export class GroupMetadataManager {
       return createIfNotExists ? this.createClassicGroup(groupId) : 'GROUP_ID_NOT_FOUND';
     }
     return isClassicGroup(group) ? group : 'GROUP_ID_NOT_FOUND';
+  }
+
+  /** The KIP-848 engine's group of this id (members, epochs, assignments); undefined for any other type. */
+  consumerGroup(groupId: string): ConsumerGroup | undefined {
+    const group = this.groups.get(groupId);
+    return group !== undefined && isConsumerGroup(group) ? this.consumerGroups.group(groupId) : undefined;
   }
 
   groupIds(): string[] {
@@ -192,6 +233,51 @@ export class GroupMetadataManager {
     }
   }
 
+  // ---------------------------------------------------------------- consumer group requests
+
+  /**
+   * GroupMetadataManager.consumerGroupHeartbeat. A classic group's id is refused unless the group is empty
+   * and this is a join: then the consumer group takes its place and its committed offsets
+   * (maybeDeleteEmptyClassicGroup). Never throws.
+   */
+  consumerGroupHeartbeat(context: HeartbeatContext, request: ConsumerGroupHeartbeatRequestData): ConsumerGroupHeartbeatResponseData {
+    const existing = this.groups.get(request.groupId);
+    const replaced = existing !== undefined && isClassicGroup(existing) ? existing : undefined;
+    if (replaced !== undefined && !(replaced.isEmpty() && request.memberEpoch === 0)) {
+      return {
+        throttleTimeMs: 0, errorCode: errorCodeOf('GROUP_ID_NOT_FOUND'), errorMessage: `Group ${request.groupId} is not a consumer group.`,
+        memberId: null, memberEpoch: 0, heartbeatIntervalMs: 0, assignment: null,
+      };
+    }
+    const response = this.consumerGroups.heartbeat(context, request);
+    if (response.errorCode === 0 && !(existing !== undefined && isConsumerGroup(existing))) {
+      const group = new CoordinatorConsumerGroup(request.groupId, () => this.consumerGroups.group(request.groupId));
+      if (replaced !== undefined) {
+        replaced.offsets.forEach((partitions, topic) => partitions.forEach((offset, partition) => group.commit(topic, partition, offset)));
+        this.deleteGroup(request.groupId, `replaced by consumer group ${request.groupId}`);
+      }
+      this.groups.set(request.groupId, group);
+    }
+    return response;
+  }
+
+  /** ConsumerGroupDescribe: a group of another type is GROUP_ID_NOT_FOUND, as Kafka answers. */
+  consumerGroupDescribe(groupIds: readonly string[]): ConsumerGroupDescribeResponseData['groups'] {
+    return groupIds.flatMap((groupId) => {
+      const group = this.groups.get(groupId);
+      if (group !== undefined && !isConsumerGroup(group)) {
+        const [unknown] = this.consumerGroups.consumerGroupDescribe([groupId]);
+        return [{ ...unknown, errorMessage: `Group ${groupId} is not a consumer group.` }];
+      }
+      return this.consumerGroups.consumerGroupDescribe([groupId]);
+    });
+  }
+
+  /** Kafka's onNewMetadataImage for consumer groups: topics were created, deleted or grew. */
+  onTopicsChanged(topicNames?: Iterable<string>): void {
+    this.consumerGroups.onTopicsChanged(topicNames);
+  }
+
   // ---------------------------------------------------------------- admin
 
   listGroups(request: ListGroupsRequest): ListGroupsResponse {
@@ -219,6 +305,12 @@ export class GroupMetadataManager {
 
   /** Removes the group (its tombstone): it turns Dead and leaves the map; its offsets are the caller's to drop. */
   deleteGroup(groupId: string, cause: string): void {
+    const existing = this.groups.get(groupId);
+    if (existing !== undefined && isConsumerGroup(existing)) {
+      this.consumerGroups.deleteGroup(groupId, cause);
+      this.groups.delete(groupId);
+      return;
+    }
     const group = this.classicGroup(groupId);
     if (!group) {
       return;

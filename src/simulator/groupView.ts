@@ -1,5 +1,6 @@
 /** Builds the model's GroupSummary / GroupDetail from a simulation, as DescribeGroups + OffsetFetch + ListOffsets would. */
-import type { GroupDetail, GroupSummary, PartitionOffsets } from '../model/types';
+import type { GroupDetail, GroupSummary, Member, PartitionOffsets } from '../model/types';
+import { simConsumerGroupInfo, simConsumerGroupMembers } from './consumerGroupView';
 import type { Simulation } from './simulation';
 import type { IsolationLevel } from './transactionIndex';
 
@@ -50,6 +51,17 @@ function addTransactionalOffsets(sim: Simulation, r: PartitionOffsets, isolation
 export function describeSimGroup(sim: Simulation, groupId: string, isolationLevelFor?: IsolationLevelLookup): GroupDetail {
   const described = sim.coordinator.describeGroupNow(groupId);
   const group = sim.coordinator.group(groupId);
+  const engineConsumerGroup = sim.coordinator.consumerGroup(groupId);
+  const consumerDescribed = engineConsumerGroup === undefined ? undefined : sim.coordinator.consumerGroupDescribeNow(groupId);
+  const consumerGroup = consumerDescribed?.errorCode === 0 ? simConsumerGroupInfo(consumerDescribed) : undefined;
+  const members: Member[] = consumerGroup ? simConsumerGroupMembers(consumerGroup) : described.members.map((m) => ({
+    memberId: m.memberId,
+    groupInstanceId: m.groupInstanceId,
+    clientId: m.clientId,
+    clientHost: m.clientHost,
+    subscription: m.metadata ? m.metadata.topics.slice() : [],
+    assignment: m.assignment.partitions.map((tp) => ({ ...tp })).sort(tpOrder),
+  }));
   const rows = new Map<string, PartitionOffsets>();
   const row = (topic: string, partition: number): PartitionOffsets => {
     const key = `${topic}\u0000${partition}`;
@@ -69,13 +81,14 @@ export function describeSimGroup(sim: Simulation, groupId: string, isolationLeve
     }
     return r;
   };
-  for (const member of described.members) {
-    for (const tp of member.assignment.partitions) {
+  for (const member of members) {
+    for (const tp of member.assignment) {
       row(tp.topic, tp.partition).ownerMemberId = member.memberId;
     }
   }
-  if (group) {
-    for (const [topic, partitions] of group.offsets) {
+  const committed = sim.coordinator.committedOffsets(groupId);
+  if (committed) {
+    for (const [topic, partitions] of committed) {
       for (const [partition, committed] of partitions) {
         if (committed.offset < 0) {
           continue; // -1 is "no offset", as OffsetFetch answers it and KafkaSource reads it
@@ -103,25 +116,22 @@ export function describeSimGroup(sim: Simulation, groupId: string, isolationLeve
   }
   return {
     groupId,
-    state: described.groupState,
-    protocolType: described.protocolType,
-    groupType: group && group.protocolType === null ? 'simple' : 'classic',
-    assignor: described.protocolData,
-    generation: group?.generationId ?? 0,
+    ...(consumerGroup && engineConsumerGroup
+      ? { state: engineConsumerGroup.state, protocolType: 'consumer', groupType: 'consumer' as const, assignor: consumerGroup.assignorName, generation: consumerGroup.groupEpoch, consumerGroup }
+      : {
+        state: described.groupState,
+        protocolType: described.protocolType,
+        groupType: group && group.protocolType === null ? 'simple' as const : 'classic' as const,
+        assignor: described.protocolData,
+        generation: group?.generationId ?? 0,
+      }),
     coordinator: { ...sim.cluster.coordinatorFor(groupId) },
-    memberCount: described.members.length,
+    memberCount: members.length,
     totalLag,
     ...(pending.length > 0 ? { pendingTransactionalPartitions: new Set(pending.map((p) => `${p.topic}\u0000${p.partition}`)).size } : {}),
     leaderId: group?.leaderId ?? null,
     ...(isolation ? { isolationLevel: isolation } : {}),
-    members: described.members.map((m) => ({
-      memberId: m.memberId,
-      groupInstanceId: m.groupInstanceId,
-      clientId: m.clientId,
-      clientHost: m.clientHost,
-      subscription: m.metadata ? m.metadata.topics.slice() : [],
-      assignment: m.assignment.partitions.map((tp) => ({ ...tp })).sort(tpOrder),
-    })),
+    members,
     offsets,
   };
 }

@@ -3,11 +3,13 @@
  * SimulatorControl: every control call acts at the current virtual time.
  */
 import { VirtualClock } from './clock';
-import { SimCluster, type ClusterOptions } from './cluster';
+import { OFFSETS_TOPIC, OFFSETS_TOPIC_PARTITIONS, SimCluster, type ClusterOptions } from './cluster';
+import { ClusterTopicImage } from './consumerGroupSeams';
 import type { AssignorName, ConsumerSpec, ProducerSpec, SimulatedConsumerInfo, SimulatorControl } from './control';
 import { GroupCoordinator, type CoordinatorConfig } from './coordinator';
 import { CONSUMER_DEFAULTS, SimulatedConsumer, type ConsumerConfig } from './consumer';
 import { EventLog } from './eventLog';
+import { offsetsPartitionFor } from '../protocol/offsetsPartition';
 import { SimulatedProducer, type ProducerConfig } from './producer';
 import { SeededRandom } from './random';
 import { TransactionalProducer } from './transactionalProducer';
@@ -54,6 +56,16 @@ export class Simulation implements SimulatorControl {
       this.events,
       (topic, partition) => this.cluster.partition(topic, partition) !== undefined,
       options.coordinator,
+      {
+        metadataImage: new ClusterTopicImage(this.cluster),
+        // The records take their place in the group's __consumer_offsets partition (the log keeps counts).
+        records: (records) => {
+          if (records.length > 0) {
+            const partition = offsetsPartitionFor(records[0].key.groupId, OFFSETS_TOPIC_PARTITIONS);
+            this.cluster.partition(OFFSETS_TOPIC, partition)?.append(records.length, this.clock.now);
+          }
+        },
+      },
     );
   }
 
@@ -183,6 +195,7 @@ export class Simulation implements SimulatorControl {
 
   createTopic(name: string, partitions: number): void {
     this.cluster.createTopic(name, partitions);
+    this.coordinator.onTopicsChanged([name]);
   }
 
   dispose(): void {

@@ -9,7 +9,7 @@ import { computePreferredServerAssignor, type ConsumerGroup } from './consumerGr
 import type { PartitionEpochs, TopicMetadataImage, TopicPartitionSets } from './types';
 
 /** authorizedOperations when the client did not ask for them (Integer.MIN_VALUE). */
-const AUTHORIZED_OPERATIONS_OMITTED = -2147483648;
+export const AUTHORIZED_OPERATIONS_OMITTED = -2147483648;
 /** Member.memberType: 1 for a member that uses the consumer protocol (0 classic, -1 unknown). */
 const CONSUMER_MEMBER_TYPE = 1;
 

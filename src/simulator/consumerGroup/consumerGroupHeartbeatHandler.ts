@@ -108,6 +108,30 @@ export class ConsumerGroupHeartbeatHandler {
   }
 
   /**
+   * GroupMetadataManager.createGroupTombstoneRecords for a consumer group the caller deleted (it checked
+   * validateDeleteGroup): every member's tombstones, the regexes', the target assignment's and the epoch's;
+   * the group turns Dead and leaves the map.
+   */
+  deleteGroup(groupId: string, cause: string): void {
+    const group = this.groups.get(groupId);
+    if (group === undefined) {
+      return;
+    }
+    const records = [...group.members.keys()].flatMap((memberId) => removeMemberRecords(groupId, memberId));
+    records.push(
+      ...[...group.resolvedRegularExpressions.keys()].map((regex) => recordsOf.newConsumerGroupRegularExpressionTombstoneRecord(groupId, regex)),
+      recordsOf.newConsumerGroupTargetAssignmentEpochTombstoneRecord(groupId),
+      recordsOf.newConsumerGroupEpochTombstoneRecord(groupId),
+    );
+    for (const memberId of group.members.keys()) {
+      this.cancelTimers(groupId, memberId);
+    }
+    this.options.timer.cancel(consumerGroupRegexResolutionKey(groupId));
+    this.commit(group, records, { text: cause, removal: 'member-left' });
+    this.groups.delete(groupId);
+  }
+
+  /**
    * Kafka's onNewMetadataImage: call after topics were created, deleted or grew. Groups subscribed to a
    * changed topic recompute their metadata hash on their next heartbeat (and so bump their epoch and
    * reassign); groups with regexes have them resolved again, as Kafka's asynchronous resolver does.

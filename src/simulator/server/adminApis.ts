@@ -15,8 +15,6 @@ import { assignmentToWire, subscriptionToWire } from './memberProtocol';
 
 /** DescribeGroups v3+: authorized operations were not asked for. */
 const OPERATIONS_NOT_REQUESTED = -2147483648;
-/** The only group type the simulator has (Kafka's Group.GroupType.CLASSIC). */
-const CLASSIC = 'classic';
 
 function ownGroup(ctx: RequestContext, groupId: string): boolean {
   return coordinatorError(ctx, groupId) === 'NONE';
@@ -32,12 +30,12 @@ async function listGroups(request: ListGroupsRequestData, ctx: RequestContext): 
   const states = new Set((request.statesFilter ?? []).map((s) => s.toLowerCase()));
   const types = new Set((request.typesFilter ?? []).map((t) => t.toLowerCase()));
   const groups = response.groups.filter(
-    (g) => ownGroup(ctx, g.groupId) && (states.size === 0 || states.has(g.groupState.toLowerCase())) && (types.size === 0 || types.has(CLASSIC)),
+    (g) => ownGroup(ctx, g.groupId) && (states.size === 0 || states.has(g.groupState.toLowerCase())) && (types.size === 0 || types.has(g.groupType)),
   );
   return {
     throttleTimeMs: 0,
     errorCode: errorCodeOf(response.errorCode),
-    groups: groups.map((g) => ({ groupId: g.groupId, protocolType: g.protocolType, groupState: g.groupState, groupType: CLASSIC })),
+    groups: groups.map((g) => ({ groupId: g.groupId, protocolType: g.protocolType, groupState: g.groupState, groupType: g.groupType })),
   };
 }
 
@@ -45,14 +43,14 @@ function notCoordinatedHere(groupId: string): DescribedGroup {
   return { errorCode: 'NOT_COORDINATOR', groupId, groupState: 'Dead', protocolType: '', protocolData: '', members: [] };
 }
 
-function describedToWire(g: DescribedGroup, v: number): WireDescribedGroup {
-  // v6 (KIP-1043) answers a group that does not exist with GROUP_ID_NOT_FOUND; before, a Dead group with no error.
+function describedToWire(g: DescribedGroup, v: number, otherType: boolean): WireDescribedGroup {
+  // v6 (KIP-1043) answers a group that does not exist, or is not a classic group, with GROUP_ID_NOT_FOUND; before, a Dead group with no error.
   const missing = v >= 6 && g.errorCode === 'NONE' && g.groupState === 'Dead';
   // Kafka sends member metadata and assignments only while the group is Stable.
   const stable = g.groupState === 'Stable';
   return {
     errorCode: errorCodeOf(missing ? 'GROUP_ID_NOT_FOUND' : g.errorCode),
-    ...(missing ? { errorMessage: `Group ${g.groupId} not found.` } : {}),
+    ...(missing ? { errorMessage: otherType ? `Group ${g.groupId} is not a classic group.` : `Group ${g.groupId} not found.` } : {}),
     groupId: g.groupId,
     groupState: g.groupState,
     protocolType: g.protocolType,
@@ -74,7 +72,7 @@ async function describeGroups(request: DescribeGroupsRequestData, ctx: RequestCo
   const coordinator = ctx.server.simulation.coordinator;
   const described = own.length > 0 ? (await ask<{ groups: string[] }, EngineDescribeResponse>((q, a) => coordinator.describeGroups(q, a), { groups: own })).groups : [];
   const groups = request.groups.map((id) => described.find((g) => g.groupId === id) ?? notCoordinatedHere(id));
-  return { throttleTimeMs: 0, groups: groups.map((g) => describedToWire(g, ctx.apiVersion)) };
+  return { throttleTimeMs: 0, groups: groups.map((g) => describedToWire(g, ctx.apiVersion, coordinator.consumerGroup(g.groupId) !== undefined)) };
 }
 
 async function deleteGroups(request: DeleteGroupsRequestData, ctx: RequestContext): Promise<DeleteGroupsResponseData> {

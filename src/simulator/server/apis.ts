@@ -6,6 +6,7 @@ import { encodeResponse } from '../../protocol/headers';
 import { errorCodeOf } from '../../protocol/errorCodes';
 import { ADMIN_APIS } from './adminApis';
 import { CLUSTER_APIS } from './clusterApis';
+import { CONSUMER_GROUP_APIS } from './consumerGroupApis';
 import { defineApi, type ApiDefinition } from './context';
 import { DATA_APIS } from './dataApis';
 import { GROUP_APIS } from './groupApis';
@@ -40,7 +41,7 @@ export function unsupportedApiVersionsResponse(correlationId: number): Uint8Arra
   return encodeResponse(ApiVersionsResponse, 0, correlationId, apiVersionsBody(errorCodeOf('UNSUPPORTED_VERSION')));
 }
 
-const API_TABLE: readonly ApiDefinition[] = [...DATA_APIS, ...CLUSTER_APIS, ...GROUP_APIS, ...ADMIN_APIS, ...PRODUCER_APIS, API_VERSIONS].sort((a, b) => a.key - b.key);
+const API_TABLE: readonly ApiDefinition[] = [...DATA_APIS, ...CLUSTER_APIS, ...GROUP_APIS, ...CONSUMER_GROUP_APIS, ...ADMIN_APIS, ...PRODUCER_APIS, API_VERSIONS].sort((a, b) => a.key - b.key);
 
 export function findApi(key: number): ApiDefinition | undefined {
   return API_TABLE.find((api) => api.key === key);

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { DEFAULT_COORDINATOR_CONFIG } from '../../../src/simulator/coordinatorConfig';
 import { GroupEvents } from '../../../src/simulator/groupEvents';
+import { InMemoryTopicImage } from '../../../src/simulator/consumerGroup';
 import { GroupMetadataManager } from '../../../src/simulator/groupMetadataManager';
 import { describeSimGroup } from '../../../src/simulator/groupView';
 import { SeededRandom } from '../../../src/simulator/random';
@@ -35,7 +36,7 @@ function stableGroup(): { h: ReturnType<typeof harness>; a: string; b: string } 
 describe('GroupMetadataManager', () => {
   function manager(): { sim: Simulation; groups: GroupMetadataManager } {
     const sim = new Simulation({ seed: 1 });
-    return { sim, groups: new GroupMetadataManager(sim.clock, new SeededRandom(1), DEFAULT_COORDINATOR_CONFIG, new GroupEvents(sim.clock, sim.events)) };
+    return { sim, groups: new GroupMetadataManager(sim.clock, new SeededRandom(1), DEFAULT_COORDINATOR_CONFIG, new GroupEvents(sim.clock, sim.events), { metadataImage: new InMemoryTopicImage(), records: () => undefined }) };
   }
 
   describe('group lookups', () => {

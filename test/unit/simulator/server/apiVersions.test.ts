@@ -34,6 +34,8 @@ const SERVED: Record<string, [number, number]> = {
   TxnOffsetCommit: [0, 4],
   DeleteGroups: [0, 3],
   OffsetDelete: [0, 0],
+  ConsumerGroupHeartbeat: [0, 1],
+  ConsumerGroupDescribe: [0, 1],
 };
 
 describe('simulator Kafka server: ApiVersions', function () {

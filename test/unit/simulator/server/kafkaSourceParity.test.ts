@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { KafkaSource } from '../../../../src/kafka/kafkaSource';
 import type { GroupDetail, GroupSummary } from '../../../../src/model/types';
 import type { ConsumerSpec } from '../../../../src/simulator/control';
+import type { ConsumerGroupHeartbeatResponseData } from '../../../../src/protocol/messages/consumerGroupHeartbeatResponse';
 import type { OffsetCommitResponse } from '../../../../src/simulator/protocol';
 import { SimKafkaServer } from '../../../../src/simulator/server/kafkaServer';
 import { SimSource } from '../../../../src/simulator/simSource';
@@ -41,11 +42,14 @@ async function snapshot(source: KafkaSource | SimSource, groupIds: readonly stri
  *   the server binds free loopback ports, and Metadata/FindCoordinator give those (node ids and
  *   hosts agree);
  * - the generation: classic DescribeGroups carries none, so KafkaSource reports none (undefined)
- *   unless it reads the group's records in `__consumer_offsets`.
+ *   unless it reads the group's records in `__consumer_offsets` (a KIP-848 group's epoch it has).
  */
 function protocolView<T extends GroupSummary>(group: T, server: SimKafkaServer): T {
   const endpoint = server.endpoints().find((e) => e.nodeId === group.coordinator?.nodeId);
   assert.ok(endpoint, `no listener for coordinator ${group.coordinator?.nodeId}`);
+  if (group.groupType === 'consumer') {
+    return { ...group, coordinator: { ...endpoint } }; // ConsumerGroupDescribe carries the group epoch
+  }
   const { generation: _generation, ...known } = group;
   return { ...known, coordinator: { ...endpoint } } as T;
 }
@@ -99,6 +103,16 @@ describe('KafkaSource over the simulator server', function () {
       ),
     );
     assert.deepEqual(committed.topics[0].partitions.map((p) => p.errorCode), ['NONE', 'NONE']);
+    // A KIP-848 group: one member joined through ConsumerGroupHeartbeat, as a Java consumer with group.protocol=consumer does.
+    const joined = await new Promise<ConsumerGroupHeartbeatResponseData>((resolve) => sim.coordinator.consumerGroupHeartbeat(
+      { apiVersion: 1, clientId: 'ledger-java', clientHost: '/127.0.0.1' },
+      {
+        groupId: 'ledger', memberId: 'ledger-member-000000000', memberEpoch: 0, instanceId: 'ledger-1', rackId: null, rebalanceTimeoutMs: 30000,
+        subscribedTopicNames: ['audit'], subscribedTopicRegex: null, serverAssignor: null, topicPartitions: [],
+      },
+      resolve,
+    ));
+    assert.equal(joined.errorCode, 0);
     simSource = new SimSource(sim);
     kafkaSource = new KafkaSource({ id: 'sim-server', name: 'Simulator server', bootstrapServers: server.bootstrapServers }, {}, { logger: silentLogger });
     await waitFor('billing to be Stable with 3 members that committed every partition', async () => {
@@ -115,7 +129,7 @@ describe('KafkaSource over the simulator server', function () {
   });
 
   it('lists and describes the same groups, members, assignments, offsets and lag as SimSource', async () => {
-    const ids = ['billing', 'reports'];
+    const ids = ['billing', 'ledger', 'reports'];
     // The simulation keeps running (heartbeats, auto-commits), so compare against a SimSource
     // snapshot that did not change while KafkaSource was reading.
     let seenOverTheWire: Snapshot | undefined;
@@ -138,7 +152,11 @@ describe('KafkaSource over the simulator server', function () {
     }
 
     // The comparison is about something: the snapshot has the shape the setup built.
-    const [billing, reports] = engineView.details;
+    const [billing, ledger, reports] = engineView.details;
+    assert.equal(ledger.groupType, 'consumer');
+    assert.equal(ledger.members[0].groupInstanceId, 'ledger-1');
+    assert.equal(ledger.members[0].memberEpoch, 1);
+    assert.equal(ledger.consumerGroup?.assignorName, 'uniform');
     assert.deepEqual(billing.members.map((m) => m.clientId).sort(), ['billing-a', 'billing-b', 'billing-static']);
     assert.equal(billing.members.find((m) => m.clientId === 'billing-static')?.groupInstanceId, 'billing-static-1');
     assert.equal(billing.members.find((m) => m.clientId === 'billing-static')?.clientHost, '/10.1.2.3');

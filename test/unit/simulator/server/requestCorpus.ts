@@ -23,6 +23,8 @@ import { OffsetFetchRequest } from '../../../../src/protocol/messages/offsetFetc
 import { ProduceRequest } from '../../../../src/protocol/messages/produceRequest';
 import { SyncGroupRequest } from '../../../../src/protocol/messages/syncGroupRequest';
 import { DescribeGroupsRequest } from '../../../../src/protocol/messages/describeGroupsRequest';
+import { ConsumerGroupDescribeRequest } from '../../../../src/protocol/messages/consumerGroupDescribeRequest';
+import { ConsumerGroupHeartbeatRequest } from '../../../../src/protocol/messages/consumerGroupHeartbeatRequest';
 
 export type Field =
   | { kind: 'int8' | 'int16' | 'int32'; value: number }
@@ -214,6 +216,15 @@ export function flexibleCorpus(group: string, ordersId = topicIdFor('sim-cluster
     flexible(LeaveGroupRequest, 5, { group }, { groupId: group, members: [{ memberId: 'member', groupInstanceId: null, reason: 'fuzz' }] }),
     flexible(DescribeGroupsRequest, 6, { group }, { groups: [group, 'missing'], includeAuthorizedOperations: false }),
     flexible(ListGroupsRequest, 5, null, { statesFilter: ['stable'], typesFilter: ['classic'] }),
+    flexible(ConsumerGroupHeartbeatRequest, 1, { group: 'fuzz-kip848' }, {
+      groupId: 'fuzz-kip848', memberId: 'fuzz-member-000000000', memberEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 30000,
+      subscribedTopicNames: ['orders'], subscribedTopicRegex: null, serverAssignor: null, topicPartitions: [],
+    }),
+    flexible(ConsumerGroupHeartbeatRequest, 0, { group: 'fuzz-kip848' }, {
+      groupId: 'fuzz-kip848', memberId: 'fuzz-member-000000000', memberEpoch: 1, instanceId: null, rackId: null, rebalanceTimeoutMs: -1,
+      subscribedTopicNames: null, subscribedTopicRegex: null, serverAssignor: 'uniform', topicPartitions: [{ topicId: ordersId, partitions: [0, 1] }],
+    }),
+    flexible(ConsumerGroupDescribeRequest, 1, { group: 'fuzz-kip848' }, { groupIds: ['fuzz-kip848', group, 'missing'], includeAuthorizedOperations: true }),
   ];
 }
 

@@ -1,0 +1,58 @@
+/**
+ * KIP-848's consumer-group APIs at Kafka 4.4's versions: ConsumerGroupHeartbeat (68) and
+ * ConsumerGroupDescribe (69), answered by the engine's consumer-group coordinator, so a Java consumer
+ * with group.protocol=consumer joins, heartbeats and reconciles as against a broker.
+ */
+import { errorCodeOf } from '../../protocol/errorCodes';
+import { ApiKeys } from '../../protocol/messages/apis';
+import { ConsumerGroupDescribeRequest, type ConsumerGroupDescribeRequestData } from '../../protocol/messages/consumerGroupDescribeRequest';
+import { ConsumerGroupDescribeResponse, type ConsumerGroupDescribeResponseData } from '../../protocol/messages/consumerGroupDescribeResponse';
+import { ConsumerGroupHeartbeatRequest, type ConsumerGroupHeartbeatRequestData } from '../../protocol/messages/consumerGroupHeartbeatRequest';
+import { ConsumerGroupHeartbeatResponse, type ConsumerGroupHeartbeatResponseData } from '../../protocol/messages/consumerGroupHeartbeatResponse';
+import { AUTHORIZED_OPERATIONS_OMITTED } from '../consumerGroup/consumerGroupDescribe';
+import type { Respond } from '../protocol';
+import { ask, defineApi, type ApiDefinition, type RequestContext } from './context';
+import { coordinatorError } from './groupApis';
+
+/** Kafka's answer for a group this broker does not coordinate. */
+function notCoordinator(groupId: string): string {
+  return `The coordinator is not available or this broker is not the coordinator of group ${groupId}.`;
+}
+
+async function consumerGroupHeartbeat(request: ConsumerGroupHeartbeatRequestData, ctx: RequestContext): Promise<ConsumerGroupHeartbeatResponseData> {
+  if (coordinatorError(ctx, request.groupId) !== 'NONE') {
+    return {
+      throttleTimeMs: 0, errorCode: errorCodeOf('NOT_COORDINATOR'), errorMessage: notCoordinator(request.groupId),
+      memberId: null, memberEpoch: 0, heartbeatIntervalMs: 0, assignment: null,
+    };
+  }
+  const coordinator = ctx.server.simulation.coordinator;
+  const context = { apiVersion: ctx.apiVersion, clientId: ctx.clientId, clientHost: ctx.clientHost };
+  return ask((q: ConsumerGroupHeartbeatRequestData, a: Respond<ConsumerGroupHeartbeatResponseData>) => coordinator.consumerGroupHeartbeat(context, q, a), request);
+}
+
+async function consumerGroupDescribe(request: ConsumerGroupDescribeRequestData, ctx: RequestContext): Promise<ConsumerGroupDescribeResponseData> {
+  const coordinator = ctx.server.simulation.coordinator;
+  const local = request.groupIds.filter((groupId) => coordinatorError(ctx, groupId) === 'NONE');
+  type Described = ConsumerGroupDescribeResponseData['groups'];
+  const groups = await ask((q: readonly string[], a: Respond<Described>) => coordinator.consumerGroupDescribe(q, a), local);
+  const described = new Map(groups.map((group) => [group.groupId, group]));
+  return {
+    throttleTimeMs: 0,
+    groups: request.groupIds.map((groupId) => described.get(groupId) ?? {
+      errorCode: errorCodeOf('NOT_COORDINATOR'), errorMessage: notCoordinator(groupId), groupId, groupState: '', groupEpoch: 0, assignmentEpoch: 0,
+      assignorName: '', members: [], authorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
+    }),
+  };
+}
+
+export const CONSUMER_GROUP_APIS: readonly ApiDefinition[] = [
+  defineApi({
+    key: ApiKeys.ConsumerGroupHeartbeat, name: 'ConsumerGroupHeartbeat', minVersion: 0, maxVersion: 1,
+    request: ConsumerGroupHeartbeatRequest, response: ConsumerGroupHeartbeatResponse, handle: consumerGroupHeartbeat,
+  }),
+  defineApi({
+    key: ApiKeys.ConsumerGroupDescribe, name: 'ConsumerGroupDescribe', minVersion: 0, maxVersion: 1,
+    request: ConsumerGroupDescribeRequest, response: ConsumerGroupDescribeResponse, handle: consumerGroupDescribe,
+  }),
+];
