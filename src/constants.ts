@@ -34,6 +34,10 @@ export const COMMANDS = {
   removeStaticMember: 'kafkaGroupLens.removeStaticMember',
   removeStaticMembers: 'kafkaGroupLens.removeStaticMembers',
   openTimeline: 'kafkaGroupLens.openTimeline',
+  filterGroups: 'kafkaGroupLens.filterGroups',
+  clearGroupFilter: 'kafkaGroupLens.clearGroupFilter',
+  sortGroups: 'kafkaGroupLens.sortGroups',
+  findGroup: 'kafkaGroupLens.findGroup',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -52,6 +56,8 @@ export const WEBVIEW_PANELS = {
 export const CONTEXT_KEYS = {
   /** Set while a simulator source is registered; palette entries of cluster-level simulator commands use it. */
   simulatorActive: 'kafkaGroupLens.simulatorActive',
+  /** Set while the view's group filter hides groups; shows Clear Filter on the view's title bar. */
+  groupFilterActive: 'kafkaGroupLens.groupFilterActive',
 } as const;
 
 /** Setting keys, in full (`workspace.getConfiguration().get(SETTINGS.x)`). */

@@ -22,6 +22,8 @@ export interface GroupTreeModelOptions {
   logError?: (message: string) => void;
   /** Timers, clock and backoff of the automatic retries; injectable so tests drive time by hand. */
   retries?: LoadRetriesOptions;
+  /** The view's filter and sort over a cluster's groups (default: all of them, by id). */
+  arrangeGroups?: (groups: readonly GroupSummary[]) => GroupSummary[];
 }
 
 interface RunningLoad {
@@ -98,6 +100,11 @@ export class GroupTreeModel {
     await Promise.all(targets.map((node) => this.reload(node, manual)));
   }
 
+  /** The filter or sort changed: every cluster row lists its groups again, from what is loaded (no reload). */
+  rearranged(): void {
+    this.emit(undefined);
+  }
+
   /** How many loads of a source have finished so far, by kind. */
   loadCounts(sourceId: string): LoadCounts {
     return { ...(this.finishedLoads.get(sourceId) ?? { full: 0, background: 0 }) };
@@ -154,7 +161,13 @@ export class GroupTreeModel {
         if (!state.groups.length) {
           return [{ kind: 'message', id: nodeIds.message(node.id, 'empty'), severity: 'info', text: 'No consumer groups' }];
         }
-        return state.groups.map((summary) => this.groupNode(node, summary));
+        {
+          const shown = this.arranged(state.groups);
+          if (!shown.length) {
+            return [{ kind: 'message', id: nodeIds.message(node.id, 'filtered'), severity: 'info', text: `No groups match the filter (${state.groups.length} hidden)` }];
+          }
+          return shown.map((summary) => this.groupNode(node, summary));
+        }
     }
   }
 
@@ -174,6 +187,10 @@ export class GroupTreeModel {
     return node;
   }
 
+  private arranged(groups: readonly GroupSummary[]): GroupSummary[] {
+    return this.options.arrangeGroups ? this.options.arrangeGroups(groups) : [...groups];
+  }
+
   /**
    * After a reload: the group rows whose figures changed, when the cluster's own row and its list of
    * groups did not; undefined when the cluster row itself must be refreshed.
@@ -183,18 +200,21 @@ export class GroupTreeModel {
     if (before.status !== 'loaded' || after.status !== 'loaded') {
       return undefined;
     }
+    // Compared as listed: a filter or sort over figures can change which rows show, or their order.
+    const beforeGroups = this.arranged(before.groups);
+    const afterGroups = this.arranged(after.groups);
     const sameCluster =
       JSON.stringify(before.info) === JSON.stringify(after.info) &&
-      before.groups.length === after.groups.length &&
-      before.groups.every((g, i) => g.groupId === after.groups[i].groupId);
+      beforeGroups.length === afterGroups.length &&
+      beforeGroups.every((g, i) => g.groupId === afterGroups[i].groupId);
     const nodes = this.groupNodes.get(cluster.sourceId);
     if (!sameCluster || !nodes) {
       return undefined;
     }
     const changed: GroupNode[] = [];
-    after.groups.forEach((summary, i) => {
+    afterGroups.forEach((summary, i) => {
       const node = nodes.get(summary.groupId);
-      if (node && JSON.stringify(before.groups[i]) !== JSON.stringify(summary)) {
+      if (node && JSON.stringify(beforeGroups[i]) !== JSON.stringify(summary)) {
         node.summary = summary;
         changed.push(node);
       }

@@ -79,6 +79,10 @@ export interface FakeTreeView {
   visible: boolean;
   visibility: EventEmitter<{ visible: boolean }>;
   disposed: boolean;
+  /** The view's message (shown above the rows), as the extension last set it. */
+  message?: string;
+  /** Rows revealed, in order. */
+  revealed: unknown[];
 }
 
 /** Everything the stub observed, and the knobs a test turns. */
@@ -308,9 +312,19 @@ function createModule(host: StubHost): Record<string, unknown> {
       },
       createTreeView: (id: string, options: { treeDataProvider: FakeTreeView['treeDataProvider'] }) => {
         const visibility = new EventEmitter<{ visible: boolean }>();
-        const view: FakeTreeView = { id, treeDataProvider: options.treeDataProvider, visible: true, visibility, disposed: false };
+        const view: FakeTreeView = { id, treeDataProvider: options.treeDataProvider, visible: true, visibility, disposed: false, revealed: [] };
         host.views.push(view);
-        return { get visible() { return view.visible; }, selection: [], onDidChangeVisibility: visibility.event, dispose: () => (view.disposed = true) };
+        return {
+          get visible() { return view.visible; },
+          get message() { return view.message; },
+          set message(value: string | undefined) { view.message = value; },
+          reveal: async (element: unknown) => {
+            view.revealed.push(element);
+          },
+          selection: [],
+          onDidChangeVisibility: visibility.event,
+          dispose: () => (view.disposed = true),
+        };
       },
       withProgress: <T>(_options: unknown, task: (progress: unknown, token: unknown) => Thenable<T>) =>
         task({ report: () => undefined }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) }),
