@@ -68,4 +68,8 @@ export const SETTINGS = {
   simulatorScenario: 'kafkaGroupLens.simulator.scenario',
   clusters: 'kafkaGroupLens.clusters',
   readCommittedGroups: 'kafkaGroupLens.readCommittedGroups',
+  healthWindowMinutes: 'kafkaGroupLens.health.windowMinutes',
+  healthStoppedAfterMinutes: 'kafkaGroupLens.health.stoppedAfterMinutes',
+  healthLagInTimeWarningSeconds: 'kafkaGroupLens.health.lagInTimeWarningSeconds',
+  healthSampleMemoryMiB: 'kafkaGroupLens.health.sampleMemoryMiB',
 } as const;

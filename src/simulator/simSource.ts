@@ -80,6 +80,11 @@ export class SimSource implements ClusterSource {
     return listSimGroups(this.simulation, this.isolationLevelFor);
   }
 
+  async listGroupDetails(): Promise<GroupDetail[]> {
+    this.assertOpen();
+    return this.simulation.coordinator.groupIds().sort().map((id) => describeSimGroup(this.simulation, id, this.isolationLevelFor));
+  }
+
   /** A group that does not exist is described as Dead with no members, as Kafka's DescribeGroups does. */
   async describeGroup(groupId: string): Promise<GroupDetail> {
     this.assertOpen();

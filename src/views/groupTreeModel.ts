@@ -5,7 +5,7 @@
  * authentication or authorization failure, only when the user asks. No editor types: the provider adapts
  * this to a TreeDataProvider.
  */
-import type { Unsubscribe } from '../model/clusterSource';
+import type { ClusterSource, Unsubscribe } from '../model/clusterSource';
 import { groupChildren, partitionChildren } from './groupChildren';
 import { LoadRetries, type LoadRetriesOptions } from './loadRetries';
 import type { TreeSources } from './treeSources';
@@ -22,6 +22,8 @@ export interface GroupTreeModelOptions {
   logError?: (message: string) => void;
   /** Timers, clock and backoff of the automatic retries; injectable so tests drive time by hand. */
   retries?: LoadRetriesOptions;
+  /** Loads a cluster's groups (default: `listGroups`); the view's health tracker samples and evaluates them here. */
+  loadGroups?: (source: ClusterSource) => Promise<GroupSummary[]>;
   /** The view's filter and sort over a cluster's groups (default: all of them, by id). */
   arrangeGroups?: (groups: readonly GroupSummary[]) => GroupSummary[];
 }
@@ -313,7 +315,7 @@ export class GroupTreeModel {
     let loaded: { info: ClusterInfo; groups: GroupSummary[] } | undefined;
     let failure: unknown;
     try {
-      const [info, groups] = await Promise.all([entry.source.describeCluster(), entry.source.listGroups()]);
+      const [info, groups] = await Promise.all([entry.source.describeCluster(), this.options.loadGroups ? this.options.loadGroups(entry.source) : entry.source.listGroups()]);
       groups.sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0));
       loaded = { info, groups };
     } catch (e) {

@@ -6,6 +6,7 @@
 import type { GroupState, GroupSummary, Member, PartitionOffsets } from '../model/types';
 import type { SimulatedConsumerInfo } from '../model/simulatedConsumer';
 import { markdownFields } from './markdown';
+import { withGroupHealth } from './groupHealthView';
 import { COMMANDS } from '../constants';
 import type {
   ClusterNode,
@@ -384,7 +385,7 @@ export function describeNode(node: TreeNode): NodeDescriptor {
     case 'cluster':
       return describeCluster(node);
     case 'group':
-      return describeGroup(node);
+      return withGroupHealth(node.summary, describeGroup(node));
     case 'member':
       return describeMember(node);
     case 'partition':

@@ -3,6 +3,8 @@
  * and the `kafkaGroupLens.refreshIntervalSeconds` poll, which runs only while the view is visible.
  */
 import * as vscode from 'vscode';
+import { GroupHealthTracker } from './groupHealthTracker';
+import { affectsGroupHealth, readGroupHealthSettings } from './groupHealthSettings';
 import { GroupArrangement, type ArrangementStore } from './groupArrangement';
 import { ExponentialBackoff, SOURCE_RETRY_BACKOFF } from './exponentialBackoff';
 import { GroupTreeModel, type LoadCounts } from './groupTreeModel';
@@ -24,6 +26,8 @@ export interface GroupsView extends vscode.Disposable {
   refreshSource(sourceId: string): Thenable<void>;
   /** Loads of a cluster finished so far, for the extension-host tests. */
   loadCounts(sourceId: string): LoadCounts;
+  /** Every group's lag samples and health, taken at each load. */
+  readonly health: GroupHealthTracker;
   /** The filter and sort of the view, kept per workspace. */
   readonly arrangement: GroupArrangement;
   /** Every loaded cluster's groups, unfiltered (for Find Group…). */
@@ -75,6 +79,13 @@ export function createGroupsView(
 ): GroupsView {
   const disposables: vscode.Disposable[] = [];
   const arrangement = new GroupArrangement(state, (message) => log.warn(message));
+  const health = new GroupHealthTracker(clock.now, readGroupHealthSettings((message) => log.warn(message)));
+  disposables.push({
+    dispose: registry.onDidChangeSources(() => {
+      const present = new Set(registry.list().map((e) => e.source.id));
+      health.forgetSourcesNotIn(present);
+    }),
+  });
   const scheduler = new RefreshScheduler((reason, sourceIds) => {
     log.trace(`Refreshing consumer groups (${reason}${sourceIds ? `: ${sourceIds.join(', ')}` : ''})`);
     const loads = sourceIds ? sourceIds.map((id) => data.refresh(id)) : [data.refresh()];
@@ -93,6 +104,7 @@ export function createGroupsView(
     logError: (message) => log.error(message),
     retries,
     arrangeGroups: (groups) => arrangement.arrange(groups),
+    loadGroups: (source) => health.load(source),
   });
   disposables.push({ dispose: () => data.dispose() });
 
@@ -130,6 +142,9 @@ export function createGroupsView(
       if (e.affectsConfiguration(SETTINGS.refreshIntervalSeconds)) {
         scheduler.setIntervalSeconds(readIntervalSeconds(log));
       }
+      if (affectsGroupHealth(e)) {
+        health.configure(readGroupHealthSettings((message) => log.warn(message)));
+      }
     }),
   );
 
@@ -148,6 +163,7 @@ export function createGroupsView(
   };
 
   return {
+    health,
     arrangement,
     loadedGroups,
     revealGroup,
