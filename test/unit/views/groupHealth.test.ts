@@ -11,7 +11,7 @@ import { DEFAULT_GROUP_HEALTH_SETTINGS, GroupHealthTracker } from '../../../src/
 import { HEALTH_ICONS, withGroupHealth } from '../../../src/views/groupHealthView';
 import { describeNode } from '../../../src/views/groupTreeRows';
 import { queryGroups } from '../../../src/views/groupQuery';
-import type { GroupSummary } from '../../../src/model/types';
+import type { GroupDetail, GroupSummary } from '../../../src/model/types';
 import { FakeSource, groupDetail } from './fakeSource';
 
 const STEP_MS = 40_000;
@@ -109,5 +109,30 @@ describe('views/groupHealthView', () => {
     const summary: GroupSummary = { ...base, health: { status: 'STOPPED', reason: 'x' } };
     const descriptor = describeNode({ kind: 'group', id: 'id', sourceId: 's', sourceKind: 'simulator', summary });
     assert.deepEqual(descriptor.icon, HEALTH_ICONS.STOPPED);
+  });
+});
+
+describe('simulator: lag in time from the partition logs', () => {
+  it('is the age of the record at the committed offset: it grows with the clock on a stuck partition and is 0 on a caught-up one', async () => {
+    const { simulation } = buildScenario(DEMO_SCENARIO, { startTime: 0 });
+    const simulator = new SimSource(simulation, { id: 'simulator' });
+    try {
+      simulator.advance(60_000);
+      const billing = async () => (await simulator.listGroupDetails()).find((g) => g.groupId === 'billing-archive') as GroupDetail;
+      const before = await billing();
+      simulator.advance(45_000);
+      const after = await billing();
+      const stuck = (d: typeof before) => d.offsets.find((o) => o.topic === 'legacy-events' && o.partition === 2);
+      const caughtUp = after.offsets.find((o) => o.lag === 0);
+      assert.ok(stuck(before)?.lagInTimeMs !== undefined && stuck(before)?.lagInTimeMs !== null);
+      assert.equal((stuck(after)?.lagInTimeMs ?? 0) - (stuck(before)?.lagInTimeMs ?? 0), 45_000, 'no commit: the oldest unread record ages with the clock');
+      assert.equal(caughtUp?.lagInTimeMs, 0);
+      assert.equal(after.maxLagInTimeMs, Math.max(...after.offsets.map((o) => o.lagInTimeMs ?? 0)));
+      const log = simulation.cluster.partition('legacy-events', 2);
+      assert.equal(log?.timestampAt(-1), null, 'below the log start');
+      assert.equal(log?.timestampAt(log.highWatermark), null, 'at the high watermark: no record yet');
+    } finally {
+      await simulator.dispose();
+    }
   });
 });
