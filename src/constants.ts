@@ -38,6 +38,7 @@ export const COMMANDS = {
   clearGroupFilter: 'kafkaGroupLens.clearGroupFilter',
   sortGroups: 'kafkaGroupLens.sortGroups',
   findGroup: 'kafkaGroupLens.findGroup',
+  revealWorstGroup: 'kafkaGroupLens.revealWorstGroup',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

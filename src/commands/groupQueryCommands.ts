@@ -9,7 +9,7 @@ import { defaultSortFor, formatGroupFilter, GROUP_SORT_KEYS, GROUP_SORT_LABELS, 
 import { COMMANDS } from '../constants';
 import { registerReportingCommand } from './commandRunner';
 
-export type GroupQueryView = Pick<GroupsView, 'arrangement' | 'loadedGroups' | 'revealGroup'>;
+export type GroupQueryView = Pick<GroupsView, 'arrangement' | 'loadedGroups' | 'revealGroup' | 'statusBar'>;
 
 const FILTER_PROMPT =
   'Words all match: a glob (payments-*) or part of the id, state:stable,empty|rebalancing, type:classic|consumer|share|streams, '
@@ -95,11 +95,24 @@ async function findGroup(view: GroupQueryView): Promise<void> {
   }
 }
 
+/** The status bar's click: the worst group of its cluster, shown even when the filter hid it. */
+async function revealWorst(view: GroupQueryView): Promise<void> {
+  const worst = view.statusBar.worst;
+  if (!worst) {
+    return;
+  }
+  if (!(await view.revealGroup(worst.sourceId, worst.groupId)) && view.arrangement.filterActive) {
+    await view.arrangement.clearFilter();
+    await view.revealGroup(worst.sourceId, worst.groupId);
+  }
+}
+
 export function registerGroupQueryCommands(view: GroupQueryView, log: vscode.LogOutputChannel): vscode.Disposable[] {
   return [
     registerReportingCommand(COMMANDS.filterGroups, 'Filter Groups', log, () => askFilter(view)),
     registerReportingCommand(COMMANDS.clearGroupFilter, 'Clear Filter', log, () => view.arrangement.clearFilter()),
     registerReportingCommand(COMMANDS.sortGroups, 'Sort Groups', log, () => askSort(view)),
     registerReportingCommand(COMMANDS.findGroup, 'Find Group', log, () => findGroup(view)),
+    registerReportingCommand(COMMANDS.revealWorstGroup, 'Show the Worst Group', log, () => revealWorst(view)),
   ];
 }

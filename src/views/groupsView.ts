@@ -3,6 +3,7 @@
  * and the `kafkaGroupLens.refreshIntervalSeconds` poll, which runs only while the view is visible.
  */
 import * as vscode from 'vscode';
+import { GroupStatusBar } from './groupStatusBar';
 import { GroupHealthTracker } from './groupHealthTracker';
 import { affectsGroupHealth, readGroupHealthSettings } from './groupHealthSettings';
 import { GroupArrangement, type ArrangementStore } from './groupArrangement';
@@ -34,6 +35,8 @@ export interface GroupsView extends vscode.Disposable {
   loadedGroups(): LoadedClusterGroups[];
   /** Selects and shows a group's row; false when it is not listed (unloaded cluster, filtered out, gone). */
   revealGroup(sourceId: string, groupId: string): Promise<boolean>;
+  /** The status bar item of the selected cluster. */
+  readonly statusBar: GroupStatusBar;
 }
 
 export interface LoadedClusterGroups {
@@ -126,6 +129,16 @@ export function createGroupsView(
   showFilterState();
   showFilterContext();
   disposables.push({ dispose: data.onDidChange(showFilterState) });
+  const statusBar = new GroupStatusBar({
+    clusters: loadedGroups,
+    selectedSourceId: () => {
+      const selected = view.selection[0];
+      return selected && 'sourceId' in selected ? selected.sourceId : undefined;
+    },
+  });
+  disposables.push(statusBar);
+  disposables.push({ dispose: data.onDidChange(() => statusBar.update()) });
+  disposables.push(view.onDidChangeSelection(() => statusBar.update()));
   disposables.push({
     dispose: arrangement.onDidChange(() => {
       data.rearranged();
@@ -163,6 +176,7 @@ export function createGroupsView(
   };
 
   return {
+    statusBar,
     health,
     arrangement,
     loadedGroups,

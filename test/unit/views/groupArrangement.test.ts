@@ -173,6 +173,17 @@ describe('views: filter, sort and Find Group over the simulator', () => {
     assert.deepEqual(await rows(), ALL);
   });
 
+  it('shows the cluster on the status bar and reveals its worst group on a click', async () => {
+    await cluster();
+    await run('kafkaGroupLens.filterGroups', 'pay*');
+    const item = host.statusBarItems.at(-1);
+    assert.ok(item?.visible);
+    assert.match(item.text, /^\$\((pass|warning)\) \d+\/5 not OK · behind 1m$/);
+    await run('kafkaGroupLens.revealWorstGroup');
+    assert.equal((treeView.revealed.at(-1) as GroupNode).summary.groupId, 'billing-archive', 'the group furthest behind');
+    assert.equal(treeView.message, undefined, 'the filter that hid it is cleared');
+  });
+
   it('Find Group… reveals the picked row, clearing a filter that hides it', async () => {
     await cluster();
     await run('kafkaGroupLens.findGroup', 'inventory-sync');
