@@ -39,6 +39,10 @@ export const COMMANDS = {
   sortGroups: 'kafkaGroupLens.sortGroups',
   findGroup: 'kafkaGroupLens.findGroup',
   revealWorstGroup: 'kafkaGroupLens.revealWorstGroup',
+  copyGroupId: 'kafkaGroupLens.copyGroupId',
+  copyMemberId: 'kafkaGroupLens.copyMemberId',
+  copyOffsets: 'kafkaGroupLens.copyOffsets',
+  copyPartitionOffsets: 'kafkaGroupLens.copyPartitionOffsets',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

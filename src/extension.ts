@@ -7,6 +7,7 @@ import { registerGroupAdminCommands } from './commands/groupAdminCommands';
 import { registerSimulatorCommands } from './commands/simulatorCommands';
 import { registerViewCommands } from './commands/viewCommands';
 import { registerGroupQueryCommands } from './commands/groupQueryCommands';
+import { registerCopyCommands } from './commands/copyCommands';
 import { ConnectionStore } from './sources/connectionStore';
 import { createGroupsView } from './views/groupsView';
 import { manageKafkaSources } from './sources/kafkaSources';
@@ -40,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
     manageKafkaSources(sources, connections, log),
     ...registerViewCommands(view, log),
     ...registerGroupQueryCommands(view, log),
+    ...registerCopyCommands(sources, log),
     ...registerSimulatorCommands({ registry: sources, view, log }),
     ...registerConnectionCommands(connections, log),
     ...registerExposeCommands(sources, log, exposures),
