@@ -31,7 +31,7 @@ describe('commands/copyCommands (vscode stub, simulator)', () => {
     uninstall = installVscodeStub(host);
     /* eslint-disable @typescript-eslint/no-require-imports -- loaded after the stub is installed */
     const { registerCopyCommands } = require('../../../src/commands/copyCommands') as CopyModule;
-    const log = (require('vscode') as typeof import('vscode')).window.createOutputChannel('test', { log: true }) as LogOutputChannel;
+    const log: LogOutputChannel = (require('vscode') as typeof import('vscode')).window.createOutputChannel('test', { log: true });
     /* eslint-enable @typescript-eslint/no-require-imports */
     registry = new SourceRegistry();
     const { simulation } = buildScenario(DEMO_SCENARIO, { startTime: 0 });
