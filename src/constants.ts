@@ -34,6 +34,15 @@ export const COMMANDS = {
   removeStaticMember: 'kafkaGroupLens.removeStaticMember',
   removeStaticMembers: 'kafkaGroupLens.removeStaticMembers',
   openTimeline: 'kafkaGroupLens.openTimeline',
+  filterGroups: 'kafkaGroupLens.filterGroups',
+  clearGroupFilter: 'kafkaGroupLens.clearGroupFilter',
+  sortGroups: 'kafkaGroupLens.sortGroups',
+  findGroup: 'kafkaGroupLens.findGroup',
+  revealWorstGroup: 'kafkaGroupLens.revealWorstGroup',
+  copyGroupId: 'kafkaGroupLens.copyGroupId',
+  copyMemberId: 'kafkaGroupLens.copyMemberId',
+  copyOffsets: 'kafkaGroupLens.copyOffsets',
+  copyPartitionOffsets: 'kafkaGroupLens.copyPartitionOffsets',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -52,6 +61,8 @@ export const WEBVIEW_PANELS = {
 export const CONTEXT_KEYS = {
   /** Set while a simulator source is registered; palette entries of cluster-level simulator commands use it. */
   simulatorActive: 'kafkaGroupLens.simulatorActive',
+  /** Set while the view's group filter hides groups; shows Clear Filter on the view's title bar. */
+  groupFilterActive: 'kafkaGroupLens.groupFilterActive',
 } as const;
 
 /** Setting keys, in full (`workspace.getConfiguration().get(SETTINGS.x)`). */
@@ -62,4 +73,8 @@ export const SETTINGS = {
   simulatorScenario: 'kafkaGroupLens.simulator.scenario',
   clusters: 'kafkaGroupLens.clusters',
   readCommittedGroups: 'kafkaGroupLens.readCommittedGroups',
+  healthWindowMinutes: 'kafkaGroupLens.health.windowMinutes',
+  healthStoppedAfterMinutes: 'kafkaGroupLens.health.stoppedAfterMinutes',
+  healthLagInTimeWarningSeconds: 'kafkaGroupLens.health.lagInTimeWarningSeconds',
+  healthSampleMemoryMiB: 'kafkaGroupLens.health.sampleMemoryMiB',
 } as const;

@@ -6,6 +6,8 @@ import { SimulatorExposures } from './commands/simulatorExposures';
 import { registerGroupAdminCommands } from './commands/groupAdminCommands';
 import { registerSimulatorCommands } from './commands/simulatorCommands';
 import { registerViewCommands } from './commands/viewCommands';
+import { registerGroupQueryCommands } from './commands/groupQueryCommands';
+import { registerCopyCommands } from './commands/copyCommands';
 import { ConnectionStore } from './sources/connectionStore';
 import { createGroupsView } from './views/groupsView';
 import { manageKafkaSources } from './sources/kafkaSources';
@@ -32,12 +34,14 @@ export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
   // One record of where simulators are exposed: the expose commands write it, Copy as CLI reads it.
   const exposures = new SimulatorExposures();
   const connections = new ConnectionStore(context.secrets);
-  const view = createGroupsView(sources, log);
+  const view = createGroupsView(sources, log, undefined, context.workspaceState);
   context.subscriptions.push(
     view,
     manageSimulatorSource(sources, log),
     manageKafkaSources(sources, connections, log),
     ...registerViewCommands(view, log),
+    ...registerGroupQueryCommands(view, log),
+    ...registerCopyCommands(sources, log),
     ...registerSimulatorCommands({ registry: sources, view, log }),
     ...registerConnectionCommands(connections, log),
     ...registerExposeCommands(sources, log, exposures),

@@ -147,12 +147,16 @@ export class KafkaSource implements ClusterSource {
   }
 
   async listGroups(): Promise<GroupSummary[]> {
+    return (await this.listGroupDetails()).map(toSummary);
+  }
+
+  async listGroupDetails(): Promise<GroupDetail[]> {
     const topology = await this.connection.topology();
     const listed = await this.loader.listAllGroups(topology);
     const details = await this.loader.loadGroups([...listed.keys()], topology, listed);
     // The next refresh's one Metadata request carries these topics' leaders too.
     this.connection.setTopicsOfInterest(details.flatMap((d) => d.offsets.map((o) => o.topic)));
-    return details.map(toSummary);
+    return details;
   }
 
   async describeGroup(groupId: string): Promise<GroupDetail> {

@@ -32,6 +32,11 @@ export interface ClusterSource {
   /** Every group with its summary; groups that fail to load carry `error` instead of failing the list. */
   listGroups(): Promise<GroupSummary[]>;
   describeGroup(groupId: string): Promise<GroupDetail>;
+  /**
+   * listGroups with each group's members and offsets, when the source reads them for the list anyway: the view
+   * samples every group's lag from it for the health evaluation. Same groups, same cost as listGroups.
+   */
+  listGroupDetails?(): Promise<GroupDetail[]>;
 
   /** Subscribes to "something changed" notifications, when the source can push them. */
   onDidChange?(listener: () => void): Unsubscribe;

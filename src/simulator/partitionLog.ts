@@ -185,6 +185,27 @@ export class PartitionLog {
     return { offset: Math.max(this.baseOffsets[last], this.startOffset), timestamp: this.maxTimestamps[last] };
   }
 
+  /**
+   * Timestamp of the record at `offset` (its batch's, as the time index keeps it: the running maximum), or null when
+   * the offset is not in the live log (below the log start or at/after the high watermark).
+   */
+  timestampAt(offset: number): number | null {
+    if (offset < this.startOffset || offset >= this.hw) {
+      return null;
+    }
+    let lo = this.firstLiveBatch;
+    let hi = this.batchCount - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.baseOffsets[mid] <= offset) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo < this.batchCount ? this.maxTimestamps[lo] : null;
+  }
+
   /** Timestamp of the newest record, or null for an empty log. */
   latestTimestamp(): number | null {
     return this.batchCount > this.firstLiveBatch ? this.maxTimestamps[this.batchCount - 1] : null;

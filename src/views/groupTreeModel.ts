@@ -5,7 +5,7 @@
  * authentication or authorization failure, only when the user asks. No editor types: the provider adapts
  * this to a TreeDataProvider.
  */
-import type { Unsubscribe } from '../model/clusterSource';
+import type { ClusterSource, Unsubscribe } from '../model/clusterSource';
 import { entryRows, groupChildren, memberChildren, partitionChildren } from './groupChildren';
 import { renderKey, ShownRows } from './shownRows';
 import { LoadRetries, type LoadRetriesOptions } from './loadRetries';
@@ -23,6 +23,10 @@ export interface GroupTreeModelOptions {
   logError?: (message: string) => void;
   /** Timers, clock and backoff of the automatic retries; injectable so tests drive time by hand. */
   retries?: LoadRetriesOptions;
+  /** Loads a cluster's groups (default: `listGroups`); the view's health tracker samples and evaluates them here. */
+  loadGroups?: (source: ClusterSource) => Promise<GroupSummary[]>;
+  /** The view's filter and sort over a cluster's groups (default: all of them, by id). */
+  arrangeGroups?: (groups: readonly GroupSummary[]) => GroupSummary[];
 }
 
 interface RunningLoad {
@@ -109,6 +113,11 @@ export class GroupTreeModel {
     await Promise.all(targets.map((node) => this.reload(node, manual)));
   }
 
+  /** The filter or sort changed: every cluster row lists its groups again, from what is loaded (no reload). */
+  rearranged(): void {
+    this.emit(undefined);
+  }
+
   /** How many loads of a source have finished so far, by kind. */
   loadCounts(sourceId: string): LoadCounts {
     return { ...(this.finishedLoads.get(sourceId) ?? { full: 0, background: 0 }) };
@@ -169,7 +178,13 @@ export class GroupTreeModel {
         if (!state.groups.length) {
           return [{ kind: 'message', id: nodeIds.message(node.id, 'empty'), severity: 'info', text: 'No consumer groups' }];
         }
-        return state.groups.map((summary) => this.groupNode(node, summary));
+        {
+          const shown = this.arranged(state.groups);
+          if (!shown.length) {
+            return [{ kind: 'message', id: nodeIds.message(node.id, 'filtered'), severity: 'info', text: `No groups match the filter (${state.groups.length} hidden)` }];
+          }
+          return shown.map((summary) => this.groupNode(node, summary));
+        }
     }
   }
 
@@ -189,6 +204,10 @@ export class GroupTreeModel {
     return node;
   }
 
+  private arranged(groups: readonly GroupSummary[]): GroupSummary[] {
+    return this.options.arrangeGroups ? this.options.arrangeGroups(groups) : [...groups];
+  }
+
   /**
    * After a reload: the group rows whose figures changed, when the cluster's own row and its list of
    * groups did not; undefined when the cluster row itself must be refreshed.
@@ -198,16 +217,19 @@ export class GroupTreeModel {
     if (before.status !== 'loaded' || after.status !== 'loaded') {
       return undefined;
     }
+    // Compared as listed: a filter or sort over figures can change which rows show, or their order.
+    const beforeGroups = this.arranged(before.groups);
+    const afterGroups = this.arranged(after.groups);
     const sameCluster =
       JSON.stringify(before.info) === JSON.stringify(after.info) &&
-      before.groups.length === after.groups.length &&
-      before.groups.every((g, i) => g.groupId === after.groups[i].groupId);
+      beforeGroups.length === afterGroups.length &&
+      beforeGroups.every((g, i) => g.groupId === afterGroups[i].groupId);
     const nodes = this.groupNodes.get(cluster.sourceId);
     if (!sameCluster || !nodes) {
       return undefined;
     }
     const changed: GroupNode[] = [];
-    after.groups.forEach((summary) => {
+    afterGroups.forEach((summary) => {
       const node = nodes.get(summary.groupId);
       if (!node) {
         return;
@@ -313,7 +335,7 @@ export class GroupTreeModel {
     let loaded: { info: ClusterInfo; groups: GroupSummary[] } | undefined;
     let failure: unknown;
     try {
-      const [info, groups] = await Promise.all([entry.source.describeCluster(), entry.source.listGroups()]);
+      const [info, groups] = await Promise.all([entry.source.describeCluster(), this.options.loadGroups ? this.options.loadGroups(entry.source) : entry.source.listGroups()]);
       groups.sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0));
       loaded = { info, groups };
     } catch (e) {

@@ -5,6 +5,7 @@
  */
 import type { GroupState, GroupSummary } from '../model/types';
 import { markdownFields } from './markdown';
+import { withGroupHealth } from './groupHealthView';
 import { COMMANDS } from '../constants';
 import { describeConsumer, describeInfo, describeMember, describePartition, describeStoppedConsumers, describeTopic, describeUnassigned } from './memberRows';
 import { GROUP_TYPE_NAMES, firstLine, formatCount, kindSegment, plural, type IconDescriptor, type NodeDescriptor } from './rowFormat';
@@ -185,7 +186,7 @@ export function describeNode(node: TreeNode): NodeDescriptor {
     case 'cluster':
       return describeCluster(node);
     case 'group':
-      return describeGroup(node);
+      return withGroupHealth(node.summary, describeGroup(node));
     case 'member':
       return describeMember(node);
     case 'partition':

@@ -62,6 +62,10 @@ describe('constants against package.json', () => {
     assert.deepEqual(contributes.menus['view/title'], [
       { command: COMMANDS.refresh, when: `view == ${VIEWS.groups}`, group: 'navigation@1' },
       { command: COMMANDS.addCluster, when: `view == ${VIEWS.groups}`, group: 'navigation@0' },
+      { command: COMMANDS.filterGroups, when: `view == ${VIEWS.groups}`, group: 'navigation@2' },
+      { command: COMMANDS.clearGroupFilter, when: `view == ${VIEWS.groups} && ${CONTEXT_KEYS.groupFilterActive}`, group: 'navigation@3' },
+      { command: COMMANDS.sortGroups, when: `view == ${VIEWS.groups}`, group: 'navigation@4' },
+      { command: COMMANDS.findGroup, when: `view == ${VIEWS.groups}`, group: 'navigation@5' },
     ]);
   });
 

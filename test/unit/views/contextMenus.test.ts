@@ -48,6 +48,13 @@ function contextCommands(node: TreeNode): string[] {
   return [...new Set(entries.map((e) => e.command))].sort();
 }
 
+/** Copy Member Id is on every member row; the checks below are about the other commands. */
+function memberCommands(node: TreeNode): string[] {
+  const offered = contextCommands(node);
+  assert.ok(offered.includes(COMMANDS.copyMemberId), 'Copy Member Id on every member row');
+  return offered.filter((id) => id !== COMMANDS.copyMemberId);
+}
+
 function memberRow(kind: 'simulator' | 'kafka', instanceId: string | null, status?: SimulatedConsumerInfo['status']): TreeNode {
   const m = member('m-1', { groupInstanceId: instanceId });
   return {
@@ -73,6 +80,8 @@ const GROUP_COMMANDS = [
   COMMANDS.deleteOffsets,
   COMMANDS.deleteGroup,
   COMMANDS.removeStaticMembers,
+  COMMANDS.copyGroupId,
+  COMMANDS.copyOffsets,
 ];
 
 describe('views: context menus against the rows the tree builds', () => {
@@ -117,18 +126,18 @@ describe('views: context menus against the rows the tree builds', () => {
 
   it('offers member actions by membership and consumer status', () => {
     const live = [COMMANDS.stopConsumer, COMMANDS.crashConsumer, COMMANDS.pausePolling];
-    assert.deepEqual(contextCommands(memberRow('simulator', null, 'running')), sorted(...live));
-    assert.deepEqual(contextCommands(memberRow('simulator', null, 'paused')), sorted(...live));
-    assert.deepEqual(contextCommands(memberRow('simulator', 'inst-1', 'running')), sorted(...live, COMMANDS.restartConsumer, COMMANDS.removeStaticMember));
-    assert.deepEqual(contextCommands(memberRow('simulator', null, 'crashed')), [COMMANDS.restartConsumer]);
-    assert.deepEqual(contextCommands(memberRow('simulator', 'inst-1', 'stopped')), sorted(COMMANDS.restartConsumer, COMMANDS.removeStaticMember));
-    assert.deepEqual(contextCommands(memberRow('simulator', null)), [], 'no consumer matched: nothing to act on');
-    assert.deepEqual(contextCommands(memberRow('simulator', 'inst-1')), sorted(COMMANDS.restartConsumer, COMMANDS.removeStaticMember), 'the admin removal needs no simulated consumer');
-    assert.deepEqual(contextCommands(memberRow('kafka', 'inst-1')), [COMMANDS.removeStaticMember]);
-    assert.deepEqual(contextCommands(memberRow('kafka', null)), [], 'dynamic members cannot be removed by instance id');
+    assert.deepEqual(memberCommands(memberRow('simulator', null, 'running')), sorted(...live));
+    assert.deepEqual(memberCommands(memberRow('simulator', null, 'paused')), sorted(...live));
+    assert.deepEqual(memberCommands(memberRow('simulator', 'inst-1', 'running')), sorted(...live, COMMANDS.restartConsumer, COMMANDS.removeStaticMember));
+    assert.deepEqual(memberCommands(memberRow('simulator', null, 'crashed')), [COMMANDS.restartConsumer]);
+    assert.deepEqual(memberCommands(memberRow('simulator', 'inst-1', 'stopped')), sorted(COMMANDS.restartConsumer, COMMANDS.removeStaticMember));
+    assert.deepEqual(memberCommands(memberRow('simulator', null)), [], 'no consumer matched: nothing to act on');
+    assert.deepEqual(memberCommands(memberRow('simulator', 'inst-1')), sorted(COMMANDS.restartConsumer, COMMANDS.removeStaticMember), 'the admin removal needs no simulated consumer');
+    assert.deepEqual(memberCommands(memberRow('kafka', 'inst-1')), [COMMANDS.removeStaticMember]);
+    assert.deepEqual(memberCommands(memberRow('kafka', null)), [], 'dynamic members cannot be removed by instance id');
   });
 
-  it('offers Restart on stopped consumers and nothing on partitions or messages', () => {
+  it('offers Restart on stopped consumers, Copy on partitions and nothing on messages', () => {
     const stopped: TreeNode = {
       kind: 'consumer',
       id: 'x',
@@ -137,7 +146,7 @@ describe('views: context menus against the rows the tree builds', () => {
     };
     assert.deepEqual(contextCommands(stopped), [COMMANDS.restartConsumer]);
     const partition: TreeNode = { kind: 'partition', id: 'p', role: 'assigned', offsets: { topic: 't', partition: 0, committedOffset: 1, logStartOffset: 0, logEndOffset: 2, lag: 1 } };
-    assert.deepEqual(contextCommands(partition), []);
+    assert.deepEqual(contextCommands(partition), [COMMANDS.copyPartitionOffsets]);
     assert.deepEqual(contextCommands({ kind: 'message', id: 'm', severity: 'error', text: 'x', retrySourceId: 's' }), []);
   });
 });

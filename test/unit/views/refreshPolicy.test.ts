@@ -100,10 +100,11 @@ describe('views/groupsView refresh policy (simulated time)', () => {
     const { simulation } = buildScenario(DEMO_SCENARIO, { startTime: timers.time });
     const simulator = new SimSource(simulation, { id: 'simulator', live: { speed: 1, timers }, notifyTimers: timers });
     let simulatorLoads = 0;
-    const countedListGroups = simulator.listGroups.bind(simulator);
-    simulator.listGroups = () => {
+    // The view loads the simulator's groups with their details (for the lag samples).
+    const countedListGroupDetails = simulator.listGroupDetails.bind(simulator);
+    simulator.listGroupDetails = () => {
       simulatorLoads++;
-      return countedListGroups();
+      return countedListGroupDetails();
     };
     const prod = new FakeSource('prod', 'Production', 'kafka').put(groupDetail('orders'));
     registry.add({ source: simulator, control: simulator.control });

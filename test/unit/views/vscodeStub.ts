@@ -79,6 +79,12 @@ export interface FakeTreeView {
   visible: boolean;
   visibility: EventEmitter<{ visible: boolean }>;
   disposed: boolean;
+  /** The view's message (shown above the rows), as the extension last set it. */
+  message?: string;
+  /** Rows revealed, in order. */
+  revealed: unknown[];
+  selection: unknown[];
+  selectionChange: EventEmitter<{ selection: unknown[] }>;
 }
 
 /** Everything the stub observed, and the knobs a test turns. */
@@ -113,6 +119,21 @@ export class Uri {
   toString(): string {
     return `file://${this.path}`;
   }
+}
+
+export enum StatusBarAlignment {
+  Left = 1,
+  Right = 2,
+}
+
+/** A status bar item the extension created: what it shows. */
+export interface FakeStatusBarItem {
+  text: string;
+  tooltip?: unknown;
+  command?: unknown;
+  name?: string;
+  visible: boolean;
+  disposed: boolean;
 }
 
 export enum ProgressLocation {
@@ -206,6 +227,7 @@ export class StubHost {
   /** Workspace settings (a repository's `.vscode/settings.json`): they override the user's in `get`, as in VS Code. */
   readonly workspaceConfig = new Map<string, unknown>();
   readonly webviewPanels: FakeWebviewPanel[] = [];
+  readonly statusBarItems: FakeStatusBarItem[] = [];
   readonly infoMessages: string[] = [];
   readonly warningMessages: string[] = [];
   /** What the extension wrote to the clipboard, last write last. */
@@ -292,6 +314,7 @@ function createModule(host: StubHost): Record<string, unknown> {
     MarkdownString,
     Uri,
     ProgressLocation,
+    StatusBarAlignment,
     ViewColumn,
     env: {
       clipboard: {
@@ -308,9 +331,32 @@ function createModule(host: StubHost): Record<string, unknown> {
       },
       createTreeView: (id: string, options: { treeDataProvider: FakeTreeView['treeDataProvider'] }) => {
         const visibility = new EventEmitter<{ visible: boolean }>();
-        const view: FakeTreeView = { id, treeDataProvider: options.treeDataProvider, visible: true, visibility, disposed: false };
+        const view: FakeTreeView = { id, treeDataProvider: options.treeDataProvider, visible: true, visibility, disposed: false, revealed: [], selection: [], selectionChange: new EventEmitter() };
         host.views.push(view);
-        return { get visible() { return view.visible; }, selection: [], onDidChangeVisibility: visibility.event, dispose: () => (view.disposed = true) };
+        return {
+          get visible() { return view.visible; },
+          get message() { return view.message; },
+          set message(value: string | undefined) { view.message = value; },
+          reveal: async (element: unknown) => {
+            view.revealed.push(element);
+          },
+          get selection() { return view.selection; },
+          onDidChangeSelection: view.selectionChange.event,
+          onDidChangeVisibility: visibility.event,
+          dispose: () => (view.disposed = true),
+        };
+      },
+      createStatusBarItem: () => {
+        const item: FakeStatusBarItem & { show(): void; hide(): void; dispose(): void } = {
+          text: '',
+          visible: false,
+          disposed: false,
+          show: () => (item.visible = true),
+          hide: () => (item.visible = false),
+          dispose: () => (item.disposed = true),
+        };
+        host.statusBarItems.push(item);
+        return item;
       },
       withProgress: <T>(_options: unknown, task: (progress: unknown, token: unknown) => Thenable<T>) =>
         task({ report: () => undefined }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) }),
