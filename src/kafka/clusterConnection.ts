@@ -10,7 +10,7 @@ import type { Kafka } from 'kafkajs';
 import type { BrokerRef, TopicPartition } from '../model/types';
 import { groupBy } from './collections';
 import { classifyError, type ClassifiedError, type ConnectionConfig } from './connection';
-import { partitionKey } from './groupView';
+import { partitionKey } from './groupDetailMapper';
 import { createCluster, sendRequest, type KafkajsBroker, type KafkajsCluster } from './kafkajsBridge';
 import { OFFSETS_TOPIC, offsetsPartitionFor } from '../protocol/offsetsPartition';
 import { describeErrorCode, UNKNOWN_TOPIC_OR_PARTITION } from './kafkaErrors';

@@ -9,7 +9,7 @@ import type { ClusterConnection } from './clusterConnection';
 import { groupBy } from './collections';
 import { hasLoadingCode, retryWhileCoordinatorLoads } from './coordinatorRetry';
 import type { GroupLoader } from './groupLoader';
-import { toGroupState } from './groupView';
+import { toGroupState } from './groupDetailMapper';
 import { sendRequest } from './kafkajsBridge';
 import { describeErrorCode, GROUP_ID_NOT_FOUND, KafkaErrorCode } from './kafkaErrors';
 import { adminOffsetCommitRequest, deleteGroupsRequest, leaveGroupByInstanceIdRequest, offsetDeleteRequest, type OffsetToCommit } from './requests/adminRequests';

@@ -11,7 +11,7 @@ import { groupBy } from './collections';
 import type { ClusterConnection, Topology } from './clusterConnection';
 import type { KafkaLogger } from './connection';
 import { hasLoadingCode, retryWhileCoordinatorLoads } from './coordinatorRetry';
-import { classicMembers, offsetRows, partitionKey, toGroupState, toGroupType, totalLag, type PartitionEnds } from './groupView';
+import { classicMembers, offsetRows, partitionKey, toGroupState, toGroupType, totalLag, type PartitionEnds } from './groupDetailMapper';
 import { modernGroupType, typedDetailFields, type ModernGroupType, type TypedGroupDescription } from './groupTypes';
 import { describeTypedGroups, describeUnlistedGroups } from './groupTypesDescribe';
 import { shareOffsetRows } from './shareGroups';

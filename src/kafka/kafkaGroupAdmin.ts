@@ -9,7 +9,7 @@
  */
 import type { CommittedOffset, GroupAdmin, GroupDeletion, OffsetDeletion, PartitionLogOffsets, PartitionResult, ShareGroupAdmin, StaticMemberRemoval } from '../model/groupAdmin';
 import { compareTopicPartitions, type GroupState, type TopicPartition } from '../model/types';
-import { partitionKey } from './groupView';
+import { partitionKey } from './groupDetailMapper';
 import { describeErrorCode } from './kafkaErrors';
 import type { KafkaSource } from './kafkaSource';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, READ_UNCOMMITTED, type ListedOffset } from './requests/offsetRequests';

@@ -22,7 +22,7 @@ import { commandConfigFileName, commandConfigProperties } from './commandConfig'
 import { buildKafkaConfig, type ConnectionConfig, type KafkaLogger, type Secrets } from './connection';
 import { GroupAdminClient, type PartitionOperationResult } from './groupAdminClient';
 import { GroupLoader } from './groupLoader';
-import { toSummary } from './groupView';
+import { toSummary } from './groupDetailMapper';
 import type { IsolationLevelLookup } from './isolationLevels';
 import { OFFSETS_TOPIC, OffsetsTopicReader, type UnavailableListener } from './offsetsTopicReader';
 import { ClusterOffsetsTopicTransport } from './offsetsTopicTransport';

@@ -3,7 +3,7 @@
  * tests and tools use: it returns the whole event log and every group's final description.
  */
 import type { GroupDetail, RebalanceEvent } from '../model/types';
-import { describeSimGroup } from './groupView';
+import { describeSimGroup } from './groupDetailMapper';
 import { produceRecords } from './producer';
 import { validateScenario, type Scenario, type ScenarioAction, type ScenarioProducer } from './scenarioSchema';
 import { Simulation } from './simulation';

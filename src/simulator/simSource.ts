@@ -5,7 +5,7 @@
 import type { Unsubscribe, ClusterSource } from '../model/clusterSource';
 import type { ClusterInfo, GroupDetail, GroupSummary, RebalanceEvent } from '../model/types';
 import type { ConsumerSpec, ProducerSpec, SimulatedConsumerInfo, SimulatorControl } from './control';
-import { describeSimGroup, listSimGroups, type IsolationLevelLookup } from './groupView';
+import { describeSimGroup, listSimGroups, type IsolationLevelLookup } from './groupDetailMapper';
 import { LiveSimulation, type LiveTimers } from './live';
 import { buildScenario } from './scenario';
 import type { Scenario } from './scenarioSchema';

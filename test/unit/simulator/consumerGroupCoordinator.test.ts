@@ -6,7 +6,7 @@ import { offsetsPartitionFor } from '../../../src/protocol/offsetsPartition';
 import { OFFSETS_TOPIC, OFFSETS_TOPIC_PARTITIONS } from '../../../src/simulator/cluster';
 import type { GroupCoordinator } from '../../../src/simulator/coordinator';
 import type { Respond } from '../../../src/simulator/protocol';
-import { describeSimGroup, listSimGroups } from '../../../src/simulator/groupView';
+import { describeSimGroup, listSimGroups } from '../../../src/simulator/groupDetailMapper';
 import { Simulation } from '../../../src/simulator/simulation';
 import { heartbeatRequest } from './consumerGroup/engineSupport';
 

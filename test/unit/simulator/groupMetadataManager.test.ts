@@ -3,7 +3,7 @@ import { DEFAULT_COORDINATOR_CONFIG } from '../../../src/simulator/coordinatorCo
 import { GroupEvents } from '../../../src/simulator/groupEvents';
 import { InMemoryTopicImage } from '../../../src/simulator/consumerGroup';
 import { GroupMetadataManager } from '../../../src/simulator/groupMetadataManager';
-import { describeSimGroup } from '../../../src/simulator/groupView';
+import { describeSimGroup } from '../../../src/simulator/groupDetailMapper';
 import { SeededRandom } from '../../../src/simulator/random';
 import { Simulation } from '../../../src/simulator/simulation';
 import { harness, join, joinDynamic, state, sync } from './harness';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { classicMembers, lastStableLag, offsetRows, partitionKey, toGroupState, toGroupType, toSummary, totalLag, type PartitionEnds } from '../../../src/kafka/groupView';
+import { classicMembers, lastStableLag, offsetRows, partitionKey, toGroupState, toGroupType, toSummary, totalLag, type PartitionEnds } from '../../../src/kafka/groupDetailMapper';
 import type { Member } from '../../../src/model/types';
 import type { DescribedGroup } from '../../../src/kafka/requests/groupRequests';
 import { WireWriter } from '../protocol/wire';
@@ -17,7 +17,7 @@ const ends = (entries: Array<[string, number, PartitionEnds]>) => new Map(entrie
 const end = (logStartOffset: number, highWatermark: number, lastStableOffset = highWatermark): PartitionEnds => ({ logStartOffset, highWatermark, lastStableOffset });
 const commit = (topic: string, partition: number, offset: number) => ({ topic, partition, offset, metadata: '', errorCode: 0 });
 
-describe('kafka/groupView', () => {
+describe('kafka/groupDetailMapper', () => {
   it('maps state names and group types', () => {
     assert.equal(toGroupState('Stable'), 'Stable');
     assert.equal(toGroupState('assigning'), 'Assigning');

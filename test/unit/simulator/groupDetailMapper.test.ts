@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { describeSimGroup, listSimGroups } from '../../../src/simulator/groupView';
+import { describeSimGroup, listSimGroups } from '../../../src/simulator/groupDetailMapper';
 import { buildScenario } from '../../../src/simulator/scenario';
 import { EXACTLY_ONCE_SCENARIO } from '../../../src/simulator/scenarios/exactlyOnce';
 import { commit, harness } from './harness';
 
-describe('simulator groupView: transactions', () => {
+describe('simulator groupDetailMapper: transactions', () => {
   it('gives each partition its LSO, the lag against it for read_committed groups, and the pending transactional offsets', () => {
     const { simulation } = buildScenario(EXACTLY_ONCE_SCENARIO);
     simulation.runUntil(EXACTLY_ONCE_SCENARIO.durationMs);

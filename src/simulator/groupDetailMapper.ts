@@ -1,6 +1,6 @@
 /** Builds the model's GroupSummary / GroupDetail from a simulation, as DescribeGroups + OffsetFetch + ListOffsets would. */
 import type { GroupDetail, GroupSummary, Member, PartitionOffsets } from '../model/types';
-import { simConsumerGroupInfo, simConsumerGroupMembers } from './consumerGroupView';
+import { simConsumerGroupInfo, simConsumerGroupMembers } from './consumerGroupDetailMapper';
 import type { Simulation } from './simulation';
 import type { IsolationLevel } from './transactionIndex';
 
