@@ -7,9 +7,9 @@
 import type { RebalanceMarkerData } from '../dashboardProtocol';
 
 const SVG = 'http://www.w3.org/2000/svg';
-const WIDTH = 640;
-const HEIGHT = 150;
-const LEFT = 64;
+const WIDTH = 400;
+const HEIGHT = 140;
+const LEFT = 52;
 const RIGHT = 8;
 const TOP = 10;
 const BOTTOM = 20;
