@@ -31,7 +31,9 @@ export function registerDashboardCommand(extensionUri: vscode.Uri, sources: Dash
     }
     DashboardPanel.show(extensionUri, clusterId, groupId, () => {
       const source = sources.source(clusterId);
-      return dashboardSnapshot(groupId, source?.label ?? clusterId, sources.series(clusterId, groupId), source?.rebalanceEvents?.(groupId) ?? []);
+      // The samples are taken at wall-clock times: a source on virtual time (a simulation stepped by hand) has no markers to place on them.
+      const rebalances = source?.timeBase === 'virtual' ? [] : (source?.rebalanceEvents?.(groupId) ?? []);
+      return dashboardSnapshot(groupId, source?.label ?? clusterId, sources.series(clusterId, groupId), rebalances);
     }, log);
   });
 }
