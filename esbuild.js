@@ -27,6 +27,8 @@ const common = { bundle: true, minify: production, sourcemap: !production, logLe
 const webviewPages = [
   { entry: 'src/webview/app/main.ts', outfile: 'dist/webview/main.js' },
   { entry: 'src/reset/page/main.ts', outfile: 'dist/webview/resetPreview.js' },
+  // Its stylesheet, imported by the page, comes out beside it as dist/webview/dashboard.css.
+  { entry: 'src/dashboard/page/main.ts', outfile: 'dist/webview/dashboard.js' },
 ];
 
 const targets = [

@@ -34,6 +34,7 @@ export const COMMANDS = {
   removeStaticMember: 'kafkaGroupLens.removeStaticMember',
   removeStaticMembers: 'kafkaGroupLens.removeStaticMembers',
   openTimeline: 'kafkaGroupLens.openTimeline',
+  openDashboard: 'kafkaGroupLens.openDashboard',
   filterGroups: 'kafkaGroupLens.filterGroups',
   clearGroupFilter: 'kafkaGroupLens.clearGroupFilter',
   sortGroups: 'kafkaGroupLens.sortGroups',

@@ -15,6 +15,7 @@ import { manageSimulatorSource } from './sources/simulatorSetting';
 import { SourceRegistry } from './sources/sourceRegistry';
 import { registerResetCommands } from './reset/resetCommands';
 import { registerTimelineCommands } from './webview/registerTimeline';
+import { registerDashboardCommand } from './dashboard/registerDashboard';
 
 let registry: SourceRegistry | undefined;
 
@@ -47,6 +48,7 @@ export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
     ...registerExposeCommands(sources, log, exposures),
     ...registerResetCommands({ registry: sources, view, log, context, exposures }),
     ...registerGroupAdminCommands({ registry: sources, view, log, context }),
+    registerDashboardCommand(context.extensionUri, { source: (id) => sources.get(id)?.source, series: (id, groupId) => view.health.series(id, groupId) }, log),
   );
   registerTimelineCommands(
     context,

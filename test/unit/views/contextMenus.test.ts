@@ -74,6 +74,7 @@ const sorted = (...ids: string[]): string[] => [...ids].sort();
 /** The timeline, offset and group-administration commands every group row offers, on both kinds of cluster. */
 const GROUP_COMMANDS = [
   COMMANDS.openTimeline,
+  COMMANDS.openDashboard,
   COMMANDS.resetOffsets,
   COMMANDS.importResetPlan,
   COMMANDS.undoLastReset,
