@@ -133,3 +133,15 @@ function readWhole(codec: MessageCodec<unknown>, reader: ByteReader, version: nu
     throw new ProtocolError(`${codec.name}: ${errorMessage(error)}`);
   }
 }
+
+/** The topic ids a record names (assignments name topics by id). */
+export function topicIdsOf(record: ConsumerGroupRecord): string[] {
+  switch (record.type) {
+    case 'ConsumerGroupTargetAssignmentMember':
+      return record.value?.topicPartitions.map((t) => t.topicId) ?? [];
+    case 'ConsumerGroupCurrentMemberAssignment':
+      return record.value === null ? [] : [...record.value.assignedPartitions, ...record.value.partitionsPendingRevocation].map((t) => t.topicId);
+    default:
+      return [];
+  }
+}
