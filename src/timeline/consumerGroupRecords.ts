@@ -46,7 +46,7 @@ interface RecordCodecs {
 }
 
 function codecs<K, V>(type: ConsumerGroupRecordType, key: MessageCodec<K>, value: MessageCodec<V>): RecordCodecs {
-  return { type, key: key as MessageCodec<unknown>, value: value as MessageCodec<unknown> };
+  return { type, key, value };
 }
 
 /** The record type (int16 at the start of a key) of each record, from the generated codecs. */
