@@ -3,8 +3,19 @@
  * consumer of that topic receives them (key, value, timestamp). Offset commits are skipped;
  * group-metadata records (classic groups) become events per record, and the KIP-848 consumer-group
  * records of one record batch (one coordinator operation, written atomically) become events together
- * through the same derivation the simulator uses. Share and streams group records are not read (see
- * consumerGroupEvents.ts for what the consumer-group ones give). Pure: the Kafka side only feeds it.
+ * through the same derivation the simulator uses (consumerGroupEvents.ts says what they give: joins,
+ * leaves, epoch bumps, targets, each member's epoch steps and convergence time). Pure: the Kafka side
+ * only feeds it.
+ *
+ * Share and streams groups are not read yet; what their records would allow (Kafka 4.1 to 4.4):
+ * - share groups (types 10 to 15): the same membership, group epochs, targets (12, 13) and member
+ *   epochs (14) as consumer groups, but no revocation (ShareGroupCurrentMemberAssignmentValue has no
+ *   pending partitions: a share partition can be consumed by many members at once), so a convergence
+ *   time is only the epoch step; delivery state lives in __share_group_state, not here;
+ * - streams groups (types 17, 19 to 23): members, group epochs, the topology (23) and target and
+ *   current *task* assignments (active, standby, warm-up tasks per subtopology) with tasks pending
+ *   revocation, so the same reconciliation per member in tasks instead of partitions.
+ * KafkaSource sends those groups' timelines to DescribeGroups polling instead (events marked inferred).
  */
 import type { RebalanceEvent } from '../model/types';
 import { ConsumerGroupTimelines, type TopicNames } from './consumerGroupEvents';
