@@ -121,7 +121,9 @@ describe('rebalance history from __consumer_offsets on a real broker', function 
     try {
       await member.waitForAssignment();
       const step = await waitFor('the member\'s first epoch step', async () =>
-        source.rebalanceEvents(GROUP_KIP848).find((e) => e.kind === 'assignment-changed' && e.reconciliation?.state === 'stable'), 45000);
+        source.rebalanceEvents(GROUP_KIP848).find((e) => e.kind === 'assignment-changed' && e.reconciliation?.state === 'stable'), 45000).catch((error: unknown) => {
+        throw new Error(`${String(error)}; events: ${JSON.stringify(source.rebalanceEvents(GROUP_KIP848))}; log: ${logger.lines.join('\n')}; member: ${member.log}`);
+      });
       assert.equal(step.assignments?.[0].assigned.length, PARTITIONS);
       assert.equal(step.assignments?.[0].assigned[0].topic, TOPIC);
     } finally {
