@@ -7,11 +7,14 @@ import type { KafkaLogger } from './connection';
 import { errorMessage } from '../protocol/errors';
 import type { OffsetsTopicTransport } from './offsetsTopicTransport';
 
+/** How long a name lookup may hold the reader up: the timeline must not wait on a lost answer. */
+export const TOPIC_NAMES_TIMEOUT_MS = 5000;
+
 export class OffsetsTopicNames {
   private readonly names = new Map<string, string>();
   private readonly unnamed = new Set<string>();
 
-  constructor(private readonly transport: OffsetsTopicTransport, private readonly logger: KafkaLogger) {}
+  constructor(private readonly transport: OffsetsTopicTransport, private readonly logger: KafkaLogger, private readonly timeoutMs = TOPIC_NAMES_TIMEOUT_MS) {}
 
   /** The name of a topic id, when known. */
   name(topicId: string): string | undefined {
@@ -24,12 +27,18 @@ export class OffsetsTopicNames {
     if (ask.length === 0 || this.transport.topicNames === undefined) {
       return;
     }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer in ${this.timeoutMs} ms`)), this.timeoutMs);
+    });
     try {
-      for (const [topicId, name] of await this.transport.topicNames(leader, ask)) {
+      for (const [topicId, name] of await Promise.race([this.transport.topicNames(leader, ask), timeout])) {
         this.names.set(topicId, name);
       }
     } catch (error) {
       this.logger.warn(`Could not name the topics of consumer-group records (${errorMessage(error)}); the timeline shows their ids`);
+    } finally {
+      clearTimeout(timer);
     }
     for (const id of ask) {
       if (!this.names.has(id)) {

@@ -319,7 +319,10 @@ export class OffsetsTopicReader {
         }
       }
       // One batch is one coordinator operation: its KIP-848 records make events together.
-      await this.topicNames.learn(leader, this.log.unnamedTopicIds());
+      const unnamed = this.log.unnamedTopicIds();
+      if (unnamed.length > 0) {
+        await this.topicNames.learn(leader, unnamed);
+      }
       for (const event of this.log.endBatch()) {
         groupsWithEvents.add(event.groupId);
       }
