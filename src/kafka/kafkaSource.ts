@@ -115,9 +115,10 @@ export class KafkaSource implements ClusterSource {
     this.rebalanceReader.start();
     this.describeGroup(groupId).then(
       (detail) => {
-        if (watching && detail.groupType === 'consumer') {
+        // Classic and KIP-848 consumer groups have their records read; share and streams groups' are not.
+        if (watching && (detail.groupType === 'share' || detail.groupType === 'streams')) {
           stop();
-          onUnavailable(`${groupId} is a KIP-848 consumer group, which writes no generation records to ${OFFSETS_TOPIC}`);
+          onUnavailable(`${groupId} is a ${detail.groupType} group, whose records in ${OFFSETS_TOPIC} the timeline does not read`);
         }
       },
       (error: unknown) => this.options.logger.debug(`Could not tell the type of group ${groupId}: ${this.connection.errorText(error)}`),

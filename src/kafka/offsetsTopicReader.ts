@@ -15,6 +15,7 @@ import { OFFSETS_TOPIC, offsetsPartitionFor } from '../protocol/offsetsPartition
 import { errorMessage } from '../protocol/errors';
 import { decodeRecordBatch, scanBatchFrames, type BatchRecord } from '../protocol/recordBatch';
 import { describeErrorCode, OFFSET_OUT_OF_RANGE } from './kafkaErrors';
+import { OffsetsTopicNames } from './offsetsTopicNames';
 import { isAccessErrorCode, OffsetsTopicAccessError, type OffsetsTopicTransport } from './offsetsTopicTransport';
 import { exactNumber } from './requests/apiCall';
 import type { FetchLimits } from './requests/fetchRequest';
@@ -52,7 +53,8 @@ export interface ReadSummary {
 export const DEFAULT_FETCH_LIMITS: FetchLimits = { maxWaitMs: 500, maxBytes: 4 * 1024 * 1024, maxBytesPerPartition: 1024 * 1024 };
 
 export class OffsetsTopicReader {
-  private readonly log = new OffsetsTopicEventLog();
+  private readonly log: OffsetsTopicEventLog;
+  private readonly topicNames: OffsetsTopicNames;
   private readonly limits: FetchLimits;
   private readonly groupWatchers = new Map<string, Set<UnavailableListener>>();
   private readonly allWatchers = new Set<UnavailableListener>();
@@ -66,6 +68,8 @@ export class OffsetsTopicReader {
   private wake: (() => void) | null = null;
 
   constructor(private readonly transport: OffsetsTopicTransport, private readonly options: OffsetsTopicReaderOptions) {
+    this.topicNames = new OffsetsTopicNames(transport, options.logger);
+    this.log = new OffsetsTopicEventLog((topicId) => this.topicNames.name(topicId));
     this.limits = { ...DEFAULT_FETCH_LIMITS, ...options.limits };
     for (const [name, value] of Object.entries(this.limits)) {
       if (!Number.isInteger(value) || value <= 0) {
@@ -257,7 +261,7 @@ export class OffsetsTopicReader {
         continue;
       }
       summary.fetched.push(answer.partition);
-      const next = await this.ingest(answer.partition, answer.records, summary, groupsWithEvents);
+      const next = await this.ingest(leader, answer.partition, answer.records, summary, groupsWithEvents);
       this.highWatermarks.set(answer.partition, answer.highWatermark);
       if (next < answer.highWatermark) {
         summary.caughtUp = false;
@@ -271,7 +275,7 @@ export class OffsetsTopicReader {
    * moves past what was fetched; a broker that answers only batches before the position stops the
    * reader instead of being asked the same thing forever.
    */
-  private async ingest(partition: number, records: Uint8Array | null, summary: ReadSummary, groupsWithEvents: Set<string>): Promise<number> {
+  private async ingest(leader: number, partition: number, records: Uint8Array | null, summary: ReadSummary, groupsWithEvents: Set<string>): Promise<number> {
     const from = this.positions.get(partition) ?? 0;
     let next = from;
     const skip = (offset: bigint, reason: string): void => {
@@ -313,6 +317,14 @@ export class OffsetsTopicReader {
           const reason = errorMessage(error);
           this.options.logger.warn(`Skipped ${OFFSETS_TOPIC}-${partition} offset ${record.offset}: ${reason}`);
         }
+      }
+      // One batch is one coordinator operation: its KIP-848 records make events together.
+      const unnamed = this.log.unnamedTopicIds();
+      if (unnamed.length > 0) {
+        await this.topicNames.learn(leader, unnamed);
+      }
+      for (const event of this.log.endBatch()) {
+        groupsWithEvents.add(event.groupId);
       }
     }
     if (scan.broken && scan.broken.baseOffset >= BigInt(next) && scan.broken.baseOffset < BigInt(Number.MAX_SAFE_INTEGER)) {

@@ -6,7 +6,11 @@ import { OFFSETS_TOPIC } from '../protocol/offsetsPartition';
 import { sendRequest, type KafkajsBroker } from './kafkajsBridge';
 import { CLUSTER_AUTHORIZATION_FAILED, describeErrorCode, KafkaErrorCode, TOPIC_AUTHORIZATION_FAILED, UNKNOWN_TOPIC_OR_PARTITION } from './kafkaErrors';
 import { fetchRequest, type FetchLimits, type FetchPosition, type FetchResult } from './requests/fetchRequest';
-import { EARLIEST_TIMESTAMP, listOffsetsRequest, READ_UNCOMMITTED, type MetadataResult } from './requests/offsetRequests';
+import { EARLIEST_TIMESTAMP, listOffsetsRequest, READ_UNCOMMITTED, ZERO_UUID, type MetadataResult } from './requests/offsetRequests';
+import { ApiKeys } from '../protocol/messages/apis';
+import { MetadataRequest } from '../protocol/messages/metadataRequest';
+import { MetadataResponse } from '../protocol/messages/metadataResponse';
+import { apiCall, requestSpec, type RequestSpec } from './requests/apiCall';
 
 export interface EarliestOffset {
   partition: number;
@@ -24,6 +28,24 @@ export interface OffsetsTopicTransport {
   /** Log start offsets of partitions led by `leader`. */
   earliestOffsets(leader: number, partitions: readonly number[]): Promise<EarliestOffset[]>;
   fetch(leader: number, positions: readonly FetchPosition[], limits: FetchLimits): Promise<FetchResult>;
+  /**
+   * Names of topics by id (KIP-848 records name topics by id); ids the cluster does not know are
+   * left out. Optional: without it the timeline shows the ids.
+   */
+  topicNames?(leader: number, topicIds: readonly string[]): Promise<Map<string, string>>;
+}
+
+/** Metadata asking for topics by id alone (v12+, KIP-516), never creating any: id → name of those that exist. */
+export function topicNamesRequest(topicIds: readonly string[]): RequestSpec<Map<string, string>> {
+  return requestSpec(ApiKeys.Metadata, 12, 13, (version) =>
+    apiCall(MetadataRequest, MetadataResponse, version, { topics: topicIds.map((topicId) => ({ topicId, name: null })), allowAutoTopicCreation: false }, (answer) => {
+      if ((answer.errorCode ?? 0) !== 0) {
+        throw new KafkaErrorCode(answer.errorCode ?? 0, 'Metadata');
+      }
+      return new Map(answer.topics.flatMap((t) =>
+        t.errorCode === 0 && t.name !== null && t.topicId !== undefined && t.topicId !== ZERO_UUID ? [[t.topicId, t.name] as const] : []));
+    }),
+  );
 }
 
 /** The user may not read `__consumer_offsets` (ACLs): only polling can show rebalances then. */
@@ -85,5 +107,9 @@ export class ClusterOffsetsTopicTransport implements OffsetsTopicTransport {
   async fetch(leader: number, positions: readonly FetchPosition[], limits: FetchLimits): Promise<FetchResult> {
     const broker = await this.broker(leader);
     return sendRequest(broker, fetchRequest({ topic: OFFSETS_TOPIC, topicId: this.topicId }, positions, limits));
+  }
+
+  async topicNames(leader: number, topicIds: readonly string[]): Promise<Map<string, string>> {
+    return sendRequest(await this.broker(leader), topicNamesRequest(topicIds));
   }
 }

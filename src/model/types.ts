@@ -313,6 +313,22 @@ export interface MemberAssignmentChange {
   assigned: TopicPartition[];
 }
 
+/** A KIP-848 member's reconciliation after one of its epoch steps (ConsumerGroupCurrentMemberAssignment). */
+export interface MemberReconciliation {
+  memberEpoch: number;
+  previousMemberEpoch: number;
+  /** Kafka's MemberState: stable, revoking (unrevoked-partitions) or waiting for partitions others still own (unreleased-partitions). */
+  state: 'stable' | 'unrevoked-partitions' | 'unreleased-partitions' | 'unknown';
+  /** The group's target assignment epoch the member is reconciling towards. */
+  targetEpoch: number;
+  /** Partitions the member still owns but must revoke. */
+  pendingRevocation: TopicPartition[];
+  /** Partitions of its target not assigned to it yet (another member still owns them). */
+  pendingAssignment: TopicPartition[];
+  /** On the step that reaches the target: milliseconds from the target assignment to this step. */
+  convergedAfterMs?: number;
+}
+
 export interface RebalanceEvent {
   groupId: string;
   /** Milliseconds: virtual time in the simulator, epoch milliseconds for real clusters. */
@@ -328,6 +344,8 @@ export interface RebalanceEvent {
   cause?: string;
   /** For assignment events: what each member lost and gained. */
   assignments?: MemberAssignmentChange[];
+  /** For a KIP-848 member's epoch step: where its reconciliation stands after it. */
+  reconciliation?: MemberReconciliation;
   /** True when the event was inferred from snapshots rather than observed. */
   inferred?: boolean;
 }

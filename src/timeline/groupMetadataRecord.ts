@@ -3,8 +3,9 @@
  * record codecs of src/protocol (Kafka's group-coordinator record schemas).
  *
  * Every key starts with an int16 record type: 0 and 1 are offset commits (LegacyOffsetCommitKey,
- * OffsetCommitKey), 2 is a group's metadata (GroupMetadataKey {group}), higher ones are KIP-848,
- * share and streams group records we do not read. A value starts with its own int16 version; a
+ * OffsetCommitKey), 2 is a group's metadata (GroupMetadataKey {group}), 3, 5 to 8 and 16 are KIP-848
+ * consumer-group records (consumerGroupRecords.ts); share (10 to 15) and streams (17 to 23) group
+ * records are not read. A value starts with its own int16 version; a
  * GroupMetadataValue is v0-4 (v4 is the first flexible one). A null value is a tombstone: the group
  * was deleted.
  */
@@ -14,6 +15,7 @@ import { GroupMetadataKey } from '../protocol/messages/groupMetadataKey';
 import { GroupMetadataValue as GroupMetadataValueCodec } from '../protocol/messages/groupMetadataValue';
 import { LegacyOffsetCommitKey } from '../protocol/messages/legacyOffsetCommitKey';
 import { OffsetCommitKey } from '../protocol/messages/offsetCommitKey';
+import { decodeConsumerGroupRecord, isConsumerGroupRecordType, type ConsumerGroupRecord } from './consumerGroupRecords';
 
 /** The record type of a group's metadata (GroupMetadataKey's coordinator record type). */
 export const GROUP_METADATA_KEY_VERSION = GroupMetadataKey.apiKey ?? 2;
@@ -54,6 +56,7 @@ export interface GroupMetadataValue {
 export type OffsetsTopicRecord =
   | { type: 'group-metadata'; group: string; /** null: tombstone, the group was deleted. */ value: GroupMetadataValue | null }
   | { type: 'offset-commit'; group: string; topic: string; partition: number }
+  | { type: 'consumer-group'; group: string; record: ConsumerGroupRecord }
   | { type: 'other'; keyVersion: number };
 
 const OFFSET_COMMIT_KEYS = new Map([LegacyOffsetCommitKey, OffsetCommitKey].map((codec) => [codec.apiKey, codec]));
@@ -115,6 +118,13 @@ export function decodeGroupMetadataValue(value: Uint8Array): GroupMetadataValue 
 
 /** Decodes one `__consumer_offsets` record; `value` null is a tombstone. */
 export function decodeOffsetsTopicRecord(key: Uint8Array, value: Uint8Array | null): OffsetsTopicRecord {
+  const recordType = key.byteLength >= 2 ? new DataView(key.buffer, key.byteOffset, 2).getInt16(0) : -1;
+  if (isConsumerGroupRecordType(recordType)) {
+    const reader = new ByteReader(key);
+    reader.int16();
+    const record = withContext('__consumer_offsets record', () => decodeConsumerGroupRecord(recordType, reader, value));
+    return { type: 'consumer-group', group: record.key.groupId, record };
+  }
   const decodedKey = decodeOffsetsTopicKey(key);
   switch (decodedKey.type) {
     case 'group-metadata':

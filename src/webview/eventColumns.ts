@@ -6,8 +6,9 @@
  */
 import { EVENT_KINDS, EVENT_KIND_CODES } from '../model/eventKinds';
 import { GROUP_STATES, type GroupState, type MemberAssignmentChange, type RebalanceEvent, type TopicPartition } from '../model/types';
+import { checkReconciliations, decodeReconciliation, encodeReconciliations, RECONCILIATION_TYPED, type ReconciliationColumns } from './reconciliationColumns';
 
-export interface EventColumns {
+export interface EventColumns extends ReconciliationColumns {
   count: number;
   /** Every distinct string, once. The string columns hold indexes into it. */
   strings: string[];
@@ -109,6 +110,7 @@ export function encodeEvents(events: readonly RebalanceEvent[]): EventColumns {
     partStart: new Int32Array(changeCount * 2 + 1),
     partTopic: new Int32Array(partCount),
     partNumber: new Int32Array(partCount),
+    ...encodeReconciliations(events.map((event) => event.reconciliation), (text) => table.ref(text)),
   };
   let change = 0;
   let part = 0;
@@ -199,6 +201,13 @@ export function decodeEvents(columns: EventColumns): RebalanceEvent[] {
     }
     return result;
   };
+  const recPartitions = (from: number, to: number): TopicPartition[] => {
+    const result: TopicPartition[] = [];
+    for (let p = from; p < to; p++) {
+      result.push({ topic: text(columns.recPartTopic[p], 'pending partition', p), partition: columns.recPartNumber[p] });
+    }
+    return result;
+  };
   const events: RebalanceEvent[] = new Array<RebalanceEvent>(columns.count);
   for (let i = 0; i < columns.count; i++) {
     const flags = columns.flags[i];
@@ -232,6 +241,7 @@ export function decodeEvents(columns: EventColumns): RebalanceEvent[] {
       cause: optionalText(columns.cause[i], 'event', i),
       assignments,
       inferred: flags & HAS_INFERRED ? (flags & INFERRED) !== 0 : undefined,
+      reconciliation: decodeReconciliation(columns, i, recPartitions),
     };
   }
   return events;
@@ -264,6 +274,7 @@ function checkShape(columns: EventColumns): void {
   }
   checkOffsets(columns.changeStart, changes, 'changeStart');
   checkOffsets(columns.partStart, parts, 'partStart');
+  checkReconciliations(columns, count);
 }
 
 /** Offsets must start at 0, never decrease and end at the length of what they index. */
@@ -296,6 +307,7 @@ const TYPED: Record<keyof Omit<EventColumns, 'count' | 'strings'>, new (length: 
   partStart: Int32Array,
   partTopic: Int32Array,
   partNumber: Int32Array,
+  ...RECONCILIATION_TYPED,
 };
 
 /** Checks the shape of columns received across the process boundary (their consistency is checked when decoding). */

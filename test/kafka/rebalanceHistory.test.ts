@@ -115,18 +115,19 @@ describe('rebalance history from __consumer_offsets on a real broker', function 
     assert.deepEqual(logger.lines.filter((l) => (l.startsWith('warn') || l.startsWith('error')) && !retried.test(l)), []);
   });
 
-  it('tells the watcher that a KIP-848 group has no such history, so the timeline can poll instead', async () => {
+  it('reads a KIP-848 group\'s history from its consumer-group records (consumerTimeline.test.ts checks it in depth)', async () => {
     const member = new JavaMember(env, { groupId: GROUP_KIP848, topics: [TOPIC], protocol: 'consumer' });
+    const stop = source.watchRebalances(GROUP_KIP848, (reason) => assert.fail(`__consumer_offsets unreadable: ${reason}`));
     try {
       await member.waitForAssignment();
-      let stop: () => void = () => undefined;
-      const reason = await new Promise<string>((resolve) => {
-        stop = source.watchRebalances(GROUP_KIP848, resolve);
+      const step = await waitFor('the member\'s first epoch step', async () =>
+        source.rebalanceEvents(GROUP_KIP848).find((e) => e.kind === 'assignment-changed' && e.reconciliation?.state === 'stable'), 45000).catch((error: unknown) => {
+        throw new Error(`${String(error)}; events: ${JSON.stringify(source.rebalanceEvents(GROUP_KIP848))}; log: ${logger.lines.join('\n')}; member: ${member.log}`);
       });
-      stop();
-      assert.equal(reason, `${GROUP_KIP848} is a KIP-848 consumer group, which writes no generation records to __consumer_offsets`);
-      assert.deepEqual(source.rebalanceEvents(GROUP_KIP848), []);
+      assert.equal(step.assignments?.[0].assigned.length, PARTITIONS);
+      assert.equal(step.assignments?.[0].assigned[0].topic, TOPIC);
     } finally {
+      stop();
       await member.stop();
     }
   });

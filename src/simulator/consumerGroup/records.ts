@@ -3,29 +3,13 @@
  * generated key/value types; a null value is a tombstone. The engine replays every record it writes
  * into its own state (as Kafka's coordinator does), so state and log cannot disagree.
  */
-import type { ConsumerGroupCurrentMemberAssignmentKeyData } from '../../protocol/messages/consumerGroupCurrentMemberAssignmentKey';
-import type { ConsumerGroupCurrentMemberAssignmentValueData, TopicPartitions as CurrentTopicPartitions } from '../../protocol/messages/consumerGroupCurrentMemberAssignmentValue';
-import type { ConsumerGroupMemberMetadataKeyData } from '../../protocol/messages/consumerGroupMemberMetadataKey';
-import type { ConsumerGroupMemberMetadataValueData } from '../../protocol/messages/consumerGroupMemberMetadataValue';
-import type { ConsumerGroupMetadataKeyData } from '../../protocol/messages/consumerGroupMetadataKey';
-import type { ConsumerGroupMetadataValueData } from '../../protocol/messages/consumerGroupMetadataValue';
-import type { ConsumerGroupRegularExpressionKeyData } from '../../protocol/messages/consumerGroupRegularExpressionKey';
-import type { ConsumerGroupRegularExpressionValueData } from '../../protocol/messages/consumerGroupRegularExpressionValue';
-import type { ConsumerGroupTargetAssignmentMemberKeyData } from '../../protocol/messages/consumerGroupTargetAssignmentMemberKey';
-import type { ConsumerGroupTargetAssignmentMemberValueData } from '../../protocol/messages/consumerGroupTargetAssignmentMemberValue';
-import type { ConsumerGroupTargetAssignmentMetadataKeyData } from '../../protocol/messages/consumerGroupTargetAssignmentMetadataKey';
-import type { ConsumerGroupTargetAssignmentMetadataValueData } from '../../protocol/messages/consumerGroupTargetAssignmentMetadataValue';
+import type { TopicPartitions as CurrentTopicPartitions } from '../../protocol/messages/consumerGroupCurrentMemberAssignmentValue';
 import type { ConsumerGroupMember } from './consumerGroupMember';
 import type { PartitionEpochs, TopicPartitionSets } from './types';
 
-/** One record, tagged with its key's type (the coordinator-key apiKey of the generated codecs). */
-export type ConsumerGroupRecord =
-  | { type: 'ConsumerGroupMetadata'; key: ConsumerGroupMetadataKeyData; value: ConsumerGroupMetadataValueData | null }
-  | { type: 'ConsumerGroupMemberMetadata'; key: ConsumerGroupMemberMetadataKeyData; value: ConsumerGroupMemberMetadataValueData | null }
-  | { type: 'ConsumerGroupTargetAssignmentMetadata'; key: ConsumerGroupTargetAssignmentMetadataKeyData; value: ConsumerGroupTargetAssignmentMetadataValueData | null }
-  | { type: 'ConsumerGroupTargetAssignmentMember'; key: ConsumerGroupTargetAssignmentMemberKeyData; value: ConsumerGroupTargetAssignmentMemberValueData | null }
-  | { type: 'ConsumerGroupCurrentMemberAssignment'; key: ConsumerGroupCurrentMemberAssignmentKeyData; value: ConsumerGroupCurrentMemberAssignmentValueData | null }
-  | { type: 'ConsumerGroupRegularExpression'; key: ConsumerGroupRegularExpressionKeyData; value: ConsumerGroupRegularExpressionValueData | null };
+/** One record, tagged with its key's type; the type lives with the timeline's decoder of the same records. */
+export type { ConsumerGroupRecord } from '../../timeline/consumerGroupRecords';
+import type { ConsumerGroupRecord } from '../../timeline/consumerGroupRecords';
 
 /** Where the engine appends the records it writes, in Kafka's order (the caller puts them in __consumer_offsets). */
 export type ConsumerGroupRecordSink = (records: readonly ConsumerGroupRecord[]) => void;

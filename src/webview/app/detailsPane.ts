@@ -2,7 +2,8 @@
  * The details pane: the selected event (what, when, who, why, what moved) and the rebalance it
  * belongs to; with nothing selected, a summary of the group's rebalances with links to each.
  */
-import type { MemberAssignmentChange, RebalanceEvent } from '../../model/types';
+import type { MemberAssignmentChange, MemberReconciliation, RebalanceEvent } from '../../model/types';
+import { reconciliationOf } from '../../timeline/reconciliation';
 import type { RebalanceSpan, TimelineModel } from '../../timeline/timelineModel';
 import type { TimeBase } from '../timelineProtocol';
 import { formatPartitions, KIND_LABELS, modeLabel } from './describe';
@@ -44,6 +45,12 @@ function eventDetails(context: DetailsContext, event: RebalanceEvent, index: num
   if (event.assignments && hasAssignments) {
     parts.push(h('h3', { text: 'Partitions' }), assignmentTable(model, event.assignments));
   }
+  if (event.reconciliation) {
+    parts.push(h('h3', { text: 'Reconciliation' }), reconciliationFacts(event.reconciliation));
+  }
+  if (event.kind === 'sync-completed' && hasReconciliation(model)) {
+    parts.push(h('h3', { text: `Convergence to epoch ${event.generation}` }), convergenceTable(context, event.generation));
+  }
   const rebalance = rebalanceOf(model, index);
   if (rebalance) {
     // The rebalance's own table would repeat the event's when the event is its assignment.
@@ -67,6 +74,7 @@ function summary(context: DetailsContext): HTMLElement[] {
       ['Longest', durations.length > 0 ? formatDuration(Math.max(...durations)) : null],
       ['Average', durations.length > 0 ? formatDuration(durations.reduce((a, b) => a + b, 0) / durations.length) : null],
       ['Consumption stopped', model.rebalances.length > 0 ? formatDuration(stopped) : null],
+      ['Slowest convergence', slowestConvergence(model)],
       ['From', model.events.length > 0 ? formatTime(model.start, timeBase, 1, true) : null],
       ['To', model.events.length > 0 ? formatTime(model.end, timeBase, 1, true) : null],
     ]),
@@ -143,7 +151,7 @@ function definitionList(rows: Array<[string, string | null | undefined]>): HTMLE
 }
 
 /** A member as its lane names it (client id and the start of its UUID, or its static instance id). */
-function memberName(model: TimelineModel, change: MemberAssignmentChange): string {
+function memberName(model: TimelineModel, change: Pick<MemberAssignmentChange, 'memberId' | 'groupInstanceId'>): string {
   if (change.groupInstanceId) {
     return `${change.groupInstanceId} (static)`;
   }
@@ -154,4 +162,52 @@ function memberName(model: TimelineModel, change: MemberAssignmentChange): strin
 function rebalanceOf(model: TimelineModel, index: number): RebalanceSpan | undefined {
   const time = model.events[index].time;
   return model.rebalances.find((r) => index >= r.startEvent && time <= r.to && (r.startEvent === index || time >= r.from));
+}
+
+/** A KIP-848 member's epoch step: where it stands and, on the step that reached the target, how long that took. */
+function reconciliationFacts(rec: MemberReconciliation): HTMLElement {
+  return definitionList([
+    ['Member epoch', `${rec.previousMemberEpoch} → ${rec.memberEpoch}`],
+    ['Target epoch', String(rec.targetEpoch)],
+    ['State', RECONCILIATION_STATE_LABELS[rec.state]],
+    ['Still to revoke', rec.pendingRevocation.length > 0 ? formatPartitions(rec.pendingRevocation) : null],
+    ['Waiting for', rec.pendingAssignment.length > 0 ? formatPartitions(rec.pendingAssignment) : null],
+    ['Converged', rec.convergedAfterMs !== undefined ? `${formatDuration(rec.convergedAfterMs)} after the target was set` : null],
+  ]);
+}
+
+const RECONCILIATION_STATE_LABELS: Record<MemberReconciliation['state'], string> = {
+  stable: 'stable',
+  'unrevoked-partitions': 'revoking partitions (UNREVOKED_PARTITIONS)',
+  'unreleased-partitions': 'waiting for partitions other members still own (UNRELEASED_PARTITIONS)',
+  unknown: 'unknown',
+};
+
+function hasReconciliation(model: TimelineModel): boolean {
+  return model.events.some((event) => event.reconciliation !== undefined);
+}
+
+/** Each member's time to reach one target epoch, with links to the step that reached it. */
+function convergenceTable(context: DetailsContext, targetEpoch: number): HTMLElement {
+  const { model } = context;
+  const reached = reconciliationOf(model.events, model.end).convergences.filter((c) => c.targetEpoch === targetEpoch);
+  const body = h('tbody');
+  for (const convergence of reached) {
+    const link = h('button', { className: 'link', text: formatDuration(convergence.to - convergence.from), attrs: { type: 'button' } });
+    link.addEventListener('click', () => context.onSelect(convergence.event));
+    body.appendChild(h('tr', {}, [h('th', { attrs: { scope: 'row', title: convergence.memberId } }, [memberName(model, { memberId: convergence.memberId })]), h('td', {}, [link])]));
+  }
+  if (reached.length === 0) {
+    body.appendChild(h('tr', {}, [h('td', { text: 'no member has reached it yet', attrs: { colspan: '2' } })]));
+  }
+  return h('table', { className: 'assignments convergence' }, [h('thead', {}, [h('tr', {}, [h('th', { text: 'Member' }), h('th', { text: 'Took' })])]), body]);
+}
+
+function slowestConvergence(model: TimelineModel): string | null {
+  const convergences = reconciliationOf(model.events, model.end).convergences;
+  if (convergences.length === 0) {
+    return null;
+  }
+  const slowest = convergences.reduce((a, b) => (b.to - b.from > a.to - a.from ? b : a));
+  return `${formatDuration(slowest.to - slowest.from)} (${memberName(model, { memberId: slowest.memberId })} to epoch ${slowest.targetEpoch})`;
 }

@@ -232,10 +232,12 @@ function legend(): HTMLElement {
   return h('footer', { className: 'legend', attrs: { 'aria-label': 'Legend' } }, [
     ...LEGEND_KINDS.map((kind) => h('span', { className: 'legend-item' }, [markerIcon(kind), KIND_LABELS[kind]])),
     h('span', { className: 'legend-sep' }),
-    swatch('phase-PreparingRebalance', 'Preparing'),
-    swatch('phase-CompletingRebalance', 'Completing'),
+    swatch('phase-PreparingRebalance', 'Preparing / Assigning'),
+    swatch('phase-CompletingRebalance', 'Completing / Reconciling'),
     swatch('phase-Stable', 'Stable'),
     swatch('stop-eager', 'Consumption stopped'),
+    swatch('recon-revoking', 'Revoking'),
+    swatch('recon-waiting', 'Waiting for partitions'),
   ]);
 }
 

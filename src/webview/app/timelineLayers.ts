@@ -6,6 +6,7 @@
  */
 import { EVENT_KINDS } from '../../model/eventKinds';
 import type { GroupState, RebalanceEventKind } from '../../model/types';
+import { reconciliationOf } from '../../timeline/reconciliation';
 import type { RebalanceSpan, TimelineModel } from '../../timeline/timelineModel';
 import type { TimeBase } from '../timelineProtocol';
 import { KIND_LABELS, modeLabel } from './describe';
@@ -191,6 +192,38 @@ export function laneSpans({ model, scale }: PlotLayers, firstLane: number, lastL
     const visible = info.spans.filter((span) => (span.to ?? view.end) >= view.start && span.from <= view.end);
     for (const run of pixelRuns(visible, (span) => [cx(span.from), cx(span.to ?? view.end)], MIN_SPAN_PIXELS, (a) => a)) {
       batch.add(`lane-span${info.groupInstanceId !== null ? ' static' : ''}`, rectPath(run.x1, scale.laneCenter(lane) - 2, Math.max(run.x2 - run.x1, 1), 4, 2), run.x1, scale.laneCenter(lane));
+    }
+  }
+}
+
+/**
+ * KIP-848 reconciliation on the member lanes: above the lane while the member still has partitions
+ * to revoke, below it while it waits for partitions another member still owns.
+ */
+export function reconciliationBars({ model, scale, hits, timeBase }: PlotLayers, laneVisible: (lane: number) => boolean, batch: PathBatch): void {
+  const { view } = scale;
+  const laneOfMember = memberLaneIndex(model);
+  const cx = scale.clampedX();
+  const visible = reconciliationOf(model.events, model.end).spans.filter((span) => span.to >= view.start && span.from <= view.end);
+  for (const kind of ['revoking', 'waiting'] as const) {
+    const perLane = new Map<number, typeof visible>();
+    for (const span of visible) {
+      const lane = laneOfMember.get(span.memberId);
+      if (span.kind === kind && lane !== undefined && laneVisible(lane)) {
+        perLane.set(lane, [...(perLane.get(lane) ?? []), span]);
+      }
+    }
+    for (const [lane, spans] of perLane) {
+      const y = kind === 'revoking' ? scale.laneCenter(lane) - 8 : scale.laneCenter(lane) + 4;
+      for (const run of pixelRuns(spans, (span) => [cx(span.from), cx(span.to)], MIN_SPAN_PIXELS, (a) => a)) {
+        const width = Math.max(run.x2 - run.x1, 2);
+        batch.add(`recon recon-${kind}${run.item.open ? ' open' : ''}`, rectPath(run.x1, y, width, 4, 1), run.x1, y);
+        const span = run.item;
+        const title = (): string => run.count > 1
+          ? `${run.count} reconciliation steps here; zoom in`
+          : `${kind === 'revoking' ? 'Revoking' : 'Waiting for'} ${span.partitions.map((tp) => `${tp.topic}-${tp.partition}`).join(', ')} · epoch ${span.memberEpoch} → target ${span.targetEpoch} · ${formatDuration(span.to - span.from)}${span.open ? ' so far' : ''} from ${formatTime(span.from, timeBase, 1)}`;
+        hits.push({ x1: run.x1, y1: y - 2, x2: run.x1 + width, y2: y + 6, event: span.event, title });
+      }
     }
   }
 }

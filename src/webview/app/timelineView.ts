@@ -11,7 +11,7 @@ import { PathBatch } from './pathBatch';
 import { AXIS_HEIGHT, BOTTOM_PAD, drawingWidth, fittedLaneHeight, GROUP_LANE_HEIGHT, LABEL_WIDTH, MIN_LANE_HEIGHT, PlotScale } from './plotScale';
 import { drawTimeAxis, laneAxis } from './timelineAxes';
 import { TimelineInput, type InputTarget } from './timelineInput';
-import { cursor, generationRules, laneSpans, markers, phaseBands, rebalanceBars, stopWindows, type HitTarget, type PlotLayers } from './timelineLayers';
+import { cursor, generationRules, laneSpans, markers, phaseBands, rebalanceBars, reconciliationBars, stopWindows, type HitTarget, type PlotLayers } from './timelineLayers';
 import { fitWindow, revealTime, zoomWindow, type ViewWindow } from './viewWindow';
 
 const ZOOM_STEP = 1.6;
@@ -259,6 +259,7 @@ export class TimelineView implements InputTarget {
     stopWindows(layers, laneVisible, batch);
     rebalanceBars(layers, batch, texts);
     laneSpans(layers, firstLane, lastLane, batch);
+    reconciliationBars(layers, laneVisible, batch);
     const highlighted = markers(layers, laneVisible, batch);
     this.drawnHits = layers.hits;
     const clipped = s('g', { 'clip-path': 'url(#plot-clip)' });

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { RebalanceEvent } from '../../../src/model/types';
 import { decodeEvents, encodeEvents, isEventColumns } from '../../../src/webview/eventColumns';
+import { membershipChange } from '../timeline/consumerGroupTimeline';
 
 /** Drops fields that are present but undefined: decoded events carry every field. */
 function normalized(events: readonly RebalanceEvent[]): unknown {
@@ -74,5 +75,16 @@ describe('webview/eventColumns', () => {
     starts[4] = 1;
     assert.throws(() => decodeEvents({ ...columns, changeStart: starts }), /changeStart decreases at 4/);
     assert.throws(() => decodeEvents({ ...columns, partTopic: columns.partTopic.subarray(1) }), /assignment columns do not match/);
+  });
+
+  it('round-trips KIP-848 reconciliations (epochs, state, pending partitions, convergence time) and refuses a bad reference to one', () => {
+    const { events } = membershipChange();
+    const columns = encodeEvents(events);
+    assert.deepEqual(normalized(decodeEvents(columns)), normalized(events));
+    assert.equal(columns.recMemberEpoch.length, events.filter((e) => e.reconciliation).length);
+    const at = Int32Array.from(columns.recAt);
+    at[0] = columns.recMemberEpoch.length;
+    assert.throws(() => decodeEvents({ ...columns, recAt: at }), /event 0 refers to reconciliation \d+ of \d+/);
+    assert.equal(isEventColumns({ ...columns, recState: Array.from(columns.recState) }), false);
   });
 });
