@@ -1,0 +1,62 @@
+/**
+ * KafkaSource's lag in time over the Kafka protocol, against the simulator's server: two groups committed at
+ * different offsets of one partition (the loader fetches that partition in two rounds) both get a figure. The
+ * simulator's Fetch stamps the records it sends with its clock's now, not their stored timestamps, so the figures'
+ * values are checked against a real broker (test/kafka/lagInTime.test.ts) and with encoded batches (lagInTime.test.ts).
+ */
+import { strict as assert } from 'node:assert';
+import { KafkaSource } from '../../../src/kafka/kafkaSource';
+import type { OffsetCommitResponse } from '../../../src/simulator/protocol';
+import { SimKafkaServer } from '../../../src/simulator/server/kafkaServer';
+import { Simulation } from '../../../src/simulator/simulation';
+
+const silentLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+describe('kafka/lagInTime through GroupLoader', () => {
+  const start = Date.now();
+  const OLD = start - 600_000;
+  const NEWER = start - 60_000;
+  let sim: Simulation;
+  let server: SimKafkaServer;
+  let source: KafkaSource;
+
+  const commit = (groupId: string, offset: number) =>
+    new Promise<OffsetCommitResponse>((resolve) =>
+      sim.coordinator.offsetCommit(
+        { groupId, generationId: -1, memberId: '', groupInstanceId: null, topics: [{ name: 'events', partitions: [{ partition: 0, offset, leaderEpoch: -1, metadata: '' }] }] },
+        resolve,
+      ),
+    );
+
+  before(async () => {
+    sim = new Simulation({ seed: 7, startTime: start, cluster: { brokers: 1 } });
+    const log = sim.cluster.createTopic('events', 1).partitions[0];
+    log.append(2, OLD); // offsets 0 and 1
+    log.append(2, NEWER); // offsets 2 and 3
+    server = new SimKafkaServer(sim, { log: () => undefined });
+    await server.start();
+    for (const [groupId, offset] of [['behind', 1], ['closer', 3], ['done', 4]] as const) {
+      assert.deepEqual((await commit(groupId, offset)).topics[0].partitions.map((p) => p.errorCode), ['NONE']);
+    }
+    source = new KafkaSource({ id: 'sim', name: 'sim', bootstrapServers: server.bootstrapServers }, {}, { logger: silentLogger });
+  });
+
+  after(async () => {
+    await source?.dispose();
+    await server?.close();
+    sim?.dispose();
+  });
+
+  it('reads each group at its own committed offset, and leaves listGroups and describeGroup without it', async () => {
+    const details = await source.listGroupDetails();
+    const lagOf = (groupId: string) => details.find((d) => d.groupId === groupId)?.offsets[0]?.lagInTimeMs;
+    for (const groupId of ['behind', 'closer']) {
+      const lag = lagOf(groupId);
+      assert.ok(typeof lag === 'number' && lag >= 0, `${groupId}: ${lag}`);
+      assert.equal(details.find((d) => d.groupId === groupId)?.maxLagInTimeMs, lag);
+    }
+    assert.equal(lagOf('done'), 0);
+    assert.equal((await source.describeGroup('behind')).offsets[0].lagInTimeMs, undefined);
+    assert.equal((await source.listGroups()).find((g) => g.groupId === 'behind')?.maxLagInTimeMs, undefined);
+  });
+});
