@@ -371,8 +371,8 @@ export class GroupLoader {
 
   /**
    * One small Fetch per leader and topic for the partitions at the offsets asked; a partition asked
-   * at several offsets (groups that committed different ones) is fetched in further rounds. The
-   * requests run with the loader's bounded concurrency. Keys: `partitionKey@offset`.
+   * at several offsets (groups that committed different ones) is fetched in further rounds, at
+   * most MAX_COMMITTED_FETCH_ROUNDS. The requests run with the loader's bounded concurrency. Keys: `partitionKey@offset`.
    */
   private async fetchAt(
     positions: ReadonlyArray<{ row: TopicPartition; offset: number }>,
@@ -387,6 +387,9 @@ export class GroupLoader {
         continue;
       }
       const round = rounds.get(key) ?? 0;
+      if (round >= MAX_COMMITTED_FETCH_ROUNDS) {
+        continue; // bounded: groups past these on one partition go without the extra read
+      }
       rounds.set(key, round + 1);
       unique.set(`${key}@${offset}`, { topic: row.topic, partition: row.partition, offset, round });
     }
@@ -414,5 +417,7 @@ export class GroupLoader {
 }
 
 
+/** How many different offsets of one partition one load fetches at. */
+export const MAX_COMMITTED_FETCH_ROUNDS = 8;
 /** Small answers: a marker batch is under 100 bytes, and one data batch holds the record at the committed offset. */
 const COMMITTED_FETCH_LIMITS: FetchLimits = { maxWaitMs: 0, maxBytes: 1024 * 1024, maxBytesPerPartition: 16 * 1024 };
