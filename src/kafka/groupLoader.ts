@@ -2,7 +2,8 @@
  * Loads groups of a real cluster over its ClusterConnection: ListGroups on each broker,
  * DescribeGroups (and ConsumerGroupDescribe for KIP-848 groups) batched per coordinator, OffsetFetch
  * per group with bounded concurrency, three ListOffsets per partition leader (earliest, high
- * watermark, last stable offset) and a small Fetch where lag may be transaction markers only. A
+ * watermark, last stable offset) and a small Fetch at lagging committed offsets (transaction
+ * markers only? lag in time). A
  * failure of one group lands in that group's `error`; a failure of the connection itself fails the
  * whole load.
  */
@@ -16,9 +17,10 @@ import { modernGroupType, typedDetailFields, type ModernGroupType, type TypedGro
 import { describeTypedGroups, describeUnlistedGroups } from './groupTypesDescribe';
 import { shareOffsetRows } from './shareGroups';
 import type { IsolationLevelLookup } from './isolationLevels';
-import { readBatchFrames, type BatchFrame } from '../protocol/recordBatch';
+import { readBatchFrames } from '../protocol/recordBatch';
 import { sendRequest, type KafkajsBroker } from './kafkajsBridge';
 import { describeErrorCode, KafkaErrorCode } from './kafkaErrors';
+import { fillLagInTime, lagInTimeCandidates, lagInTimeFetchOffset } from './lagInTime';
 import { markerCandidates, onlyMarkersBetween, readableEnd } from './markerOnlyLag';
 import { fetchRequest, type FetchLimits } from './requests/fetchRequest';
 import {
@@ -102,8 +104,11 @@ export class GroupLoader {
     return listed;
   }
 
-  /** Describes the groups, fetches their offsets and log ends, and builds each one's detail. */
-  async loadGroups(groupIds: readonly string[], topology: Topology, listed: ReadonlyMap<string, ListedGroup>): Promise<GroupDetail[]> {
+  /**
+   * Describes the groups, fetches their offsets and log ends, and builds each one's detail; with
+   * `lagInTime`, also each lagging partition's lag in time and the group's maximum.
+   */
+  async loadGroups(groupIds: readonly string[], topology: Topology, listed: ReadonlyMap<string, ListedGroup>, { lagInTime = false } = {}): Promise<GroupDetail[]> {
     const described = await this.describeAll(groupIds, topology, listed);
     const membersOf = new Map<string, { members: Member[]; decodeErrors: string[] }>();
     for (const d of described) {
@@ -135,8 +140,9 @@ export class GroupLoader {
       }
       return offsetRows(membersOf.get(d.groupId)?.members ?? [], Array.isArray(commits) ? commits : [], ends.ends, isolationOf(d.groupId));
     });
-    await this.markMarkerOnlyLag(
-      described.map((d, i) => ({ rows: rowsOf[i], readCommitted: isolationOf(d.groupId) === 'read_committed' })),
+    // A share group's rows hold share-partition start offsets, not commits: no lag in time.
+    const maxLagsInTime = await this.readAtCommitted(
+      described.map((d, i) => ({ rows: rowsOf[i], readCommitted: isolationOf(d.groupId) === 'read_committed', skipLagInTime: Boolean(d.typed?.shareGroup) || !lagInTime })),
       ends.leaders,
       ends.topicIds,
     );
@@ -170,6 +176,9 @@ export class GroupLoader {
       const generation = typed ? typed.groupEpoch : this.options.generationOf(d.groupId);
       if (generation !== undefined) {
         detail.generation = generation;
+      }
+      if (maxLagsInTime[i] !== undefined) {
+        detail.maxLagInTimeMs = maxLagsInTime[i];
       }
       if (isolationLevel) {
         detail.isolationLevel = isolationLevel;
@@ -328,55 +337,87 @@ export class GroupLoader {
   }
 
   /**
-   * Flags rows whose lag is only transaction markers (see markerOnlyLag.ts): one Fetch per leader
-   * and topic, at the lowest committed offset asked for each partition. Best effort: a failed
-   * Fetch leaves the rows as they were.
+   * Reads at the committed offsets: flags rows whose lag is only transaction markers (see
+   * markerOnlyLag.ts) and fills lag in time (lagInTime.ts) from the same Fetch. Best effort: a
+   * failed Fetch leaves the rows as they were.
    */
-  private async markMarkerOnlyLag(
-    groups: ReadonlyArray<{ rows: PartitionOffsets[]; readCommitted: boolean }>,
+  private async readAtCommitted(
+    groups: ReadonlyArray<{ rows: PartitionOffsets[]; readCommitted: boolean; skipLagInTime: boolean }>,
     leaders: ReadonlyMap<string, number>,
     topicIds: ReadonlyMap<string, string>,
-  ): Promise<void> {
+  ): Promise<Array<number | null | undefined>> {
     const checks = groups.flatMap(({ rows, readCommitted }) => markerCandidates(rows, readCommitted).map((row) => ({ row, end: readableEnd(row, readCommitted) as number })));
-    const fetchFrom = new Map<string, TopicPartition & { offset: number }>();
-    for (const { row } of checks) {
-      const key = partitionKey(row);
-      const offset = row.committedOffset as number;
-      if ((fetchFrom.get(key)?.offset ?? Infinity) > offset) {
-        fetchFrom.set(key, { topic: row.topic, partition: row.partition, offset });
-      }
-    }
-    const byLeaderAndTopic = groupBy(
-      [...fetchFrom.values()].filter((p) => leaders.has(partitionKey(p))),
-      (p) => `${leaders.get(partitionKey(p))}\u0000${p.topic}`,
+    const timed = groups.flatMap(({ rows, skipLagInTime }) => (skipLagInTime ? [] : lagInTimeCandidates(rows)));
+    const fetched = await this.fetchAt(
+      [...checks.map(({ row }) => ({ row, offset: row.committedOffset as number })), ...timed.map((row) => ({ row, offset: lagInTimeFetchOffset(row) }))],
+      leaders,
+      topicIds,
     );
-    const frames = new Map<string, BatchFrame[]>();
-    await Promise.all(
-      [...byLeaderAndTopic.values()].map(async (positions) => {
-        const { topic } = positions[0];
-        try {
-          const broker = await this.connection.broker(leaders.get(partitionKey(positions[0])) as number);
-          const target = { topic, topicId: topicIds.get(topic) ?? null };
-          const request = fetchRequest(target, positions.map((p) => ({ partition: p.partition, fetchOffset: p.offset })), MARKER_FETCH_LIMITS);
-          for (const answer of (await sendRequest(broker, request)).partitions) {
-            if (answer.errorCode === 0 && answer.records) {
-              frames.set(partitionKey(answer), readBatchFrames(answer.records));
-            }
-          }
-        } catch (err) {
-          this.options.logger.debug(`Transaction-marker check of ${topic}: ${this.connection.errorText(err)}`);
-        }
-      }),
-    );
+    const bytesAt = (row: TopicPartition, offset: number) => fetched.get(`${partitionKey(row)}@${offset}`);
     for (const { row, end } of checks) {
-      const fetched = frames.get(partitionKey(row));
-      if (fetched && onlyMarkersBetween(fetched, row.committedOffset as number, end) === true) {
-        row.markerOnlyLag = true;
+      const bytes = bytesAt(row, row.committedOffset as number);
+      try {
+        if (bytes && onlyMarkersBetween(readBatchFrames(bytes), row.committedOffset as number, end) === true) {
+          row.markerOnlyLag = true;
+        }
+      } catch (err) {
+        this.options.logger.debug(`Transaction-marker check of ${row.topic}-${row.partition}: ${this.connection.errorText(err)}`);
       }
     }
+    const now = Date.now();
+    const debug = (message: string) => this.options.logger.debug(message);
+    return groups.map(({ rows, skipLagInTime }) => (skipLagInTime ? undefined : fillLagInTime(rows, { bytesAt, now, debug })));
+  }
+
+  /**
+   * One small Fetch per leader and topic for the partitions at the offsets asked; a partition asked
+   * at several offsets (groups that committed different ones) is fetched in further rounds, at
+   * most MAX_COMMITTED_FETCH_ROUNDS. The requests run with the loader's bounded concurrency. Keys: `partitionKey@offset`.
+   */
+  private async fetchAt(
+    positions: ReadonlyArray<{ row: TopicPartition; offset: number }>,
+    leaders: ReadonlyMap<string, number>,
+    topicIds: ReadonlyMap<string, string>,
+  ): Promise<Map<string, Uint8Array>> {
+    const unique = new Map<string, TopicPartition & { offset: number; round: number }>();
+    const rounds = new Map<string, number>();
+    for (const { row, offset } of positions) {
+      const key = partitionKey(row);
+      if (!leaders.has(key) || unique.has(`${key}@${offset}`)) {
+        continue;
+      }
+      const round = rounds.get(key) ?? 0;
+      if (round >= MAX_COMMITTED_FETCH_ROUNDS) {
+        continue; // bounded: groups past these on one partition go without the extra read
+      }
+      rounds.set(key, round + 1);
+      unique.set(`${key}@${offset}`, { topic: row.topic, partition: row.partition, offset, round });
+    }
+    const requests = groupBy([...unique.values()], (p) => `${p.round}\u0000${leaders.get(partitionKey(p))}\u0000${p.topic}`);
+    const fetched = new Map<string, Uint8Array>();
+    await mapWithConcurrency([...requests.values()], this.options.concurrency, async (batch) => {
+      const { topic } = batch[0];
+      const offsetOf = new Map(batch.map((p) => [p.partition, p.offset]));
+      try {
+        const broker = await this.connection.broker(leaders.get(partitionKey(batch[0])) as number);
+        const target = { topic, topicId: topicIds.get(topic) ?? null };
+        const request = fetchRequest(target, batch.map((p) => ({ partition: p.partition, fetchOffset: p.offset })), COMMITTED_FETCH_LIMITS);
+        for (const answer of (await sendRequest(broker, request)).partitions) {
+          const offset = offsetOf.get(answer.partition);
+          if (answer.errorCode === 0 && answer.records && offset !== undefined) {
+            fetched.set(`${partitionKey(answer)}@${offset}`, answer.records);
+          }
+        }
+      } catch (err) {
+        this.options.logger.debug(`Fetch at committed offsets of ${topic}: ${this.connection.errorText(err)}`);
+      }
+    });
+    return fetched;
   }
 }
 
 
-/** Small answers: a marker batch is under 100 bytes, and a data batch says enough from its header. */
-const MARKER_FETCH_LIMITS: FetchLimits = { maxWaitMs: 0, maxBytes: 1024 * 1024, maxBytesPerPartition: 16 * 1024 };
+/** How many different offsets of one partition one load fetches at. */
+export const MAX_COMMITTED_FETCH_ROUNDS = 8;
+/** Small answers: a marker batch is under 100 bytes, and one data batch holds the record at the committed offset. */
+const COMMITTED_FETCH_LIMITS: FetchLimits = { maxWaitMs: 0, maxBytes: 1024 * 1024, maxBytesPerPartition: 16 * 1024 };

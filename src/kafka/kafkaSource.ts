@@ -148,13 +148,18 @@ export class KafkaSource implements ClusterSource {
   }
 
   async listGroups(): Promise<GroupSummary[]> {
-    return (await this.listGroupDetails()).map(toSummary);
+    return (await this.loadAllGroups(false)).map(toSummary);
   }
 
-  async listGroupDetails(): Promise<GroupDetail[]> {
+  /** With lag in time (a Fetch at each lagging committed offset), which listGroups and describeGroup leave out, as SimSource's do. */
+  listGroupDetails(): Promise<GroupDetail[]> {
+    return this.loadAllGroups(true);
+  }
+
+  private async loadAllGroups(lagInTime: boolean): Promise<GroupDetail[]> {
     const topology = await this.connection.topology();
     const listed = await this.loader.listAllGroups(topology);
-    const details = await this.loader.loadGroups([...listed.keys()], topology, listed);
+    const details = await this.loader.loadGroups([...listed.keys()], topology, listed, { lagInTime });
     // The next refresh's one Metadata request carries these topics' leaders too.
     this.connection.setTopicsOfInterest(details.flatMap((d) => d.offsets.map((o) => o.topic)));
     return details;
