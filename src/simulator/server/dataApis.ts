@@ -206,10 +206,11 @@ function readBatches(log: PartitionLog, topic: string, partition: number, from: 
   const timestamp = BigInt(now);
   const batches: Uint8Array[] = [];
   let runBase = -1;
+  let runBaseTimestamp = timestamp;
   let run: NewRecord[] = [];
   const flush = (): void => {
     if (run.length > 0) {
-      batches.push(encodeRecordBatch({ baseOffset: BigInt(runBase), baseTimestamp: timestamp, records: run }));
+      batches.push(encodeRecordBatch({ baseOffset: BigInt(runBase), baseTimestamp: runBaseTimestamp, records: run }));
       run = [];
     }
   };
@@ -221,10 +222,14 @@ function readBatches(log: PartitionLog, topic: string, partition: number, from: 
       batches.push(encodeControlBatch({ offset: BigInt(offset), producerId: BigInt(marker.producerId), producerEpoch: 0, type: marker.result, coordinatorEpoch: 0, timestamp }));
       taken++;
     } else if (log.visibleRecords(offset, offset + 1, isolation) === 1) {
+      // Each record carries the timestamp it was stored with (the producer's CreateTime), as a broker's do.
+      const stored = log.timestampAt(offset);
+      const recordTimestamp = stored === null ? timestamp : BigInt(stored);
       if (run.length === 0) {
         runBase = offset;
+        runBaseTimestamp = recordTimestamp;
       }
-      run.push({ offsetDelta: offset - runBase, value: simulatedValue(topic, partition, offset) });
+      run.push({ offsetDelta: offset - runBase, timestampDelta: recordTimestamp - runBaseTimestamp, value: simulatedValue(topic, partition, offset) });
       taken++;
     }
   }

@@ -6,6 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import type { Producer } from 'kafkajs';
+import { decodeRecordBatches } from '../../../../src/protocol/recordBatch';
+import { FetchRequest } from '../../../../src/protocol/messages/fetchRequest';
+import { FetchResponse } from '../../../../src/protocol/messages/fetchResponse';
 import { ListOffsetsRequest } from '../../../../src/protocol/messages/listOffsetsRequest';
 import { ListOffsetsResponse } from '../../../../src/protocol/messages/listOffsetsResponse';
 import { codecExchange, leaderPort, startServer, type ServerUnderTest } from './serverTestKit';
@@ -68,6 +71,17 @@ describe('simulator Kafka server: record timestamps and ListOffsets by timestamp
     } finally {
       await viaKafkajs.disconnect();
     }
+  });
+
+  it('fetches each record with the timestamp it was stored with, not the time of the fetch', async () => {
+    const response = await codecExchange(leaderPort(env, 'stamped', 0), FetchRequest, FetchResponse, 12, {
+      replicaId: -1, maxWaitMs: 0, minBytes: 1, maxBytes: 1 << 20, isolationLevel: 0, sessionId: 0, sessionEpoch: -1,
+      topics: [{ topic: 'stamped', partitions: [{ partition: 0, currentLeaderEpoch: -1, fetchOffset: 0n, lastFetchedEpoch: -1, logStartOffset: -1n, partitionMaxBytes: 1 << 20 }] }],
+      forgottenTopicsData: [], rackId: '',
+    });
+    const records = decodeRecordBatches(response.responses[0].partitions[0].records ?? new Uint8Array(0)).flatMap((batch) => batch.records);
+    // Partition 0's records were produced in time order, so the time index keeps each one's own timestamp.
+    assert.deepEqual(records.map((r) => Number(r.timestamp)), STAMPS[0]);
   });
 
   it('answers MAX_TIMESTAMP (-3) with the first record holding the largest timestamp, and earliest/latest with no timestamp', async () => {
