@@ -6,7 +6,6 @@
  */
 import {
   GROUP_STATES_BY_TYPE,
-  compareTopicPartitions,
   type ConsumerGroupInfo,
   type GroupDetail,
   type GroupState,
@@ -14,7 +13,6 @@ import {
   type Member,
   type ShareGroupInfo,
   type StreamsGroupInfo,
-  type TopicPartition,
 } from '../model/types';
 import { describeError, errorName } from '../protocol/errorCodes';
 import { GROUP_ID_NOT_FOUND, UNSUPPORTED_VERSION } from './kafkaErrors';
@@ -92,24 +90,6 @@ export function failedDescription(groupId: string, groupType: ModernGroupType, e
   return { groupId, groupType, state: 'Unknown', assignor: '', members: [], error };
 }
 
-/** Topic partitions of a describe's assignment (topic name and partition numbers), sorted. */
-export function flattenAssignment(topicPartitions: ReadonlyArray<{ topicName: string; partitions: readonly number[] }>): TopicPartition[] {
-  return topicPartitions.flatMap(({ topicName, partitions }) => partitions.map((partition) => ({ topic: topicName, partition }))).sort(compareTopicPartitions);
-}
-
-function key(tp: TopicPartition): string {
-  return `${tp.topic}\u0000${tp.partition}`;
-}
-
-/** The partitions of `a` that `b` lacks, in `a`'s order. */
-export function partitionsMissingFrom(a: readonly TopicPartition[], b: readonly TopicPartition[]): TopicPartition[] {
-  const inB = new Set(b.map(key));
-  return a.filter((tp) => !inB.has(key(tp)));
-}
-
-/** Each value once, sorted (UTF-16 order, as Java's String.compareTo). */
-export function sortedUnique(values: Iterable<string>): string[] {
-  return [...new Set(values)].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
-}
+export { flattenAssignment, partitionsMissingFrom, sortedUnique } from '../model/consumerGroupInfo';
 
 export { exactNumber as offsetNumber } from './requests/apiCall';

@@ -1,6 +1,6 @@
 /** Builds the model's GroupSummary / GroupDetail from a simulation, as DescribeGroups + OffsetFetch + ListOffsets would. */
 import type { GroupDetail, GroupSummary, Member, PartitionOffsets } from '../model/types';
-import { simConsumerGroupInfo, simConsumerGroupMembers } from './consumerGroupDetailMapper';
+import { consumerGroupInfo, consumerGroupTreeMembers } from '../model/consumerGroupInfo';
 import type { Simulation } from './simulation';
 import type { IsolationLevel } from './transactionIndex';
 
@@ -53,8 +53,8 @@ export function describeSimGroup(sim: Simulation, groupId: string, isolationLeve
   const group = sim.coordinator.group(groupId);
   const engineConsumerGroup = sim.coordinator.consumerGroup(groupId);
   const consumerDescribed = engineConsumerGroup === undefined ? undefined : sim.coordinator.consumerGroupDescribeNow(groupId);
-  const consumerGroup = consumerDescribed?.errorCode === 0 ? simConsumerGroupInfo(consumerDescribed) : undefined;
-  const members: Member[] = consumerGroup ? simConsumerGroupMembers(consumerGroup) : described.members.map((m) => ({
+  const consumerGroup = consumerDescribed?.errorCode === 0 ? consumerGroupInfo(consumerDescribed) : undefined;
+  const members: Member[] = consumerGroup ? consumerGroupTreeMembers(consumerGroup) : described.members.map((m) => ({
     memberId: m.memberId,
     groupInstanceId: m.groupInstanceId,
     clientId: m.clientId,
