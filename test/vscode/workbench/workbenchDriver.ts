@@ -317,34 +317,6 @@ export class WorkbenchDriver {
     }, prefix.length);
   }
 
-  /**
-   * Hovers a row's label and returns the text of the tooltip that opens, once it has stayed open for
-   * `stayMs` (polled: a tooltip that a refresh removes fails the wait).
-   */
-  async hoverTooltip(row: TreeRow, stayMs = 2_000, timeoutMs = 15_000): Promise<string> {
-    await this.clearHover();
-    await this.rowLocator(row).locator('.label-name').hover();
-    const hover = this.page.locator('.monaco-hover:visible, .workbench-hover:visible').first();
-    await hover.waitFor({ timeout: timeoutMs });
-    const text = (await hover.innerText()).trim();
-    const until = Date.now() + stayMs;
-    while (Date.now() < until) {
-      if (!(await hover.isVisible())) {
-        throw new Error(`the tooltip of "${row.label}" closed within ${stayMs / 1000} s: ${text}`);
-      }
-      await this.page.waitForTimeout(200);
-    }
-    return text;
-  }
-
-  /** A screenshot with whatever hover is open (screenshot() closes hovers first). */
-  async screenshotWithHover(fileName: string): Promise<string> {
-    fs.mkdirSync(this.artifactsDir, { recursive: true });
-    const file = path.join(this.artifactsDir, fileName);
-    await this.page.screenshot({ path: file });
-    return file;
-  }
-
   async screenshot(fileName: string): Promise<string> {
     await this.clearHover();
     fs.mkdirSync(this.artifactsDir, { recursive: true });
