@@ -3,8 +3,6 @@
  * reading them gives the engine's own timeline (offsetsTopicTimeline.ts says what is compared).
  */
 import { strict as assert } from 'node:assert';
-import type { ConsumerGroupHeartbeatRequestData } from '../../../src/protocol/messages/consumerGroupHeartbeatRequest';
-import type { ConsumerGroupHeartbeatResponseData } from '../../../src/protocol/messages/consumerGroupHeartbeatResponse';
 import { offsetsPartitionFor } from '../../../src/protocol/offsetsPartition';
 import { decodeRecordBatches } from '../../../src/protocol/recordBatch';
 import { OFFSETS_TOPIC, OFFSETS_TOPIC_PARTITIONS } from '../../../src/simulator/cluster';
@@ -12,10 +10,16 @@ import { encodeStoredBatches } from '../../../src/simulator/coordinatorRecordLog
 import type { AssignorName } from '../../../src/simulator/control';
 import { Simulation } from '../../../src/simulator/simulation';
 import { decodeOffsetsTopicRecord, type OffsetsTopicRecord } from '../../../src/timeline/groupMetadataRecord';
-import { heartbeatRequest } from './consumerGroup/engineSupport';
-import { coordinatorEvents, eventsFromOffsetsTopic, settledGenerations, withoutCauses } from './offsetsTopicTimeline';
+import { classicRun, consumerGroupRun, coordinatorEvents, eventsFromOffsetsTopic, settledGenerations, TIMELINE_TOPIC, withoutCauses } from './offsetsTopicTimeline';
 
-const TOPIC = 'orders';
+const TOPIC = TIMELINE_TOPIC;
+
+function classicSimulation(assignor: AssignorName, groupId: string): Simulation {
+  const sim = new Simulation({ seed: 3 });
+  sim.createTopic(TOPIC, 6);
+  classicRun(sim, assignor, groupId);
+  return sim;
+}
 
 function offsetsLog(sim: Simulation, groupId: string) {
   const log = sim.cluster.partition(OFFSETS_TOPIC, offsetsPartitionFor(groupId, OFFSETS_TOPIC_PARTITIONS));
@@ -40,38 +44,11 @@ function deleteGroup(sim: Simulation, groupId: string): string {
   return error;
 }
 
-/**
- * Three members join one after the other, one leaves, the static one restarts (replaced without a
- * rebalance), one crashes and expires, the last one stops and expires.
- */
-function classicRun(assignor: AssignorName, groupId: string): Simulation {
-  const sim = new Simulation({ seed: 3 });
-  sim.createTopic(TOPIC, 6);
-  const spec = { groupId, topics: [TOPIC], assignors: [assignor], sessionTimeoutMs: 10000, heartbeatIntervalMs: 3000 };
-  sim.addConsumer({ ...spec, clientId: 'a' }, 'a');
-  sim.advance(7000);
-  sim.addConsumer({ ...spec, clientId: 'b' }, 'b');
-  sim.advance(9000);
-  sim.addConsumer({ ...spec, clientId: 'c', groupInstanceId: 'static-c' }, 'c');
-  sim.advance(20000);
-  sim.stopConsumer('b');
-  sim.advance(20000);
-  sim.stopConsumer('c');
-  sim.advance(2000);
-  sim.restartConsumer('c');
-  sim.advance(10000);
-  sim.crashConsumer('a');
-  sim.advance(40000);
-  sim.stopConsumer('c'); // a static member sends no LeaveGroup: its session expires
-  sim.advance(15000);
-  return sim;
-}
-
 describe('simulator/coordinatorRecords: the coordinator writes Kafka\'s records to __consumer_offsets', () => {
   for (const assignor of ['range', 'cooperative-sticky'] as const) {
     it(`a classic group (${assignor}): the timeline read from its records is the engine's`, () => {
       const groupId = `classic-${assignor}`;
-      const sim = classicRun(assignor, groupId);
+      const sim = classicSimulation(assignor, groupId);
       try {
         const engine = settledGenerations(coordinatorEvents(sim, groupId));
         assert.ok(engine.filter((g) => g.state === 'Stable').length >= 4, JSON.stringify(engine));
@@ -94,7 +71,7 @@ describe('simulator/coordinatorRecords: the coordinator writes Kafka\'s records 
   }
 
   it('writes a GroupMetadataValue v3 per generation and an OffsetCommitValue v4 per committed partition, stamped with the virtual time', () => {
-    const sim = classicRun('range', 'layout');
+    const sim = classicSimulation('range', 'layout');
     try {
       const { stored } = offsetsLog(sim, 'layout');
       const batches = stored.read(0, 'read_uncommitted', Infinity);
@@ -117,34 +94,8 @@ describe('simulator/coordinatorRecords: the coordinator writes Kafka\'s records 
     const sim = new Simulation({ seed: 4 });
     sim.createTopic(TOPIC, 4);
     const groupId = 'kip848';
-    const context = { apiVersion: 1, clientId: 'java-consumer', clientHost: '/127.0.0.1' };
-    const heartbeat = (request: Partial<ConsumerGroupHeartbeatRequestData> & { memberId: string }): ConsumerGroupHeartbeatResponseData => {
-      let answer: ConsumerGroupHeartbeatResponseData | undefined;
-      sim.coordinator.consumerGroupHeartbeat(context, heartbeatRequest({ groupId, ...request }), (response) => {
-        answer = response;
-      });
-      sim.advance(0);
-      assert.ok(answer && answer.errorCode === 0, JSON.stringify(answer));
-      return answer;
-    };
-    const owned = (response: ConsumerGroupHeartbeatResponseData): ConsumerGroupHeartbeatRequestData['topicPartitions'] =>
-      response.assignment?.topicPartitions.map((t) => ({ topicId: t.topicId, partitions: t.partitions })) ?? [];
     try {
-      const join = { memberEpoch: 0, rebalanceTimeoutMs: 30000, subscribedTopicNames: [TOPIC], topicPartitions: [] };
-      let a = heartbeat({ memberId: 'member-a', ...join });
-      sim.advance(1000);
-      let b = heartbeat({ memberId: 'member-b', ...join, instanceId: 'static-b' });
-      sim.advance(1000);
-      a = heartbeat({ memberId: 'member-a', memberEpoch: a.memberEpoch, topicPartitions: owned(a) }); // revokes what b gets
-      heartbeat({ memberId: 'member-a', memberEpoch: a.memberEpoch, topicPartitions: owned(a) });
-      sim.advance(1000);
-      b = heartbeat({ memberId: 'member-b', memberEpoch: b.memberEpoch, topicPartitions: owned(b) });
-      sim.advance(1000);
-      heartbeat({ memberId: 'member-a', memberEpoch: -1 }); // leaves
-      sim.advance(1000);
-      heartbeat({ memberId: 'member-b', memberEpoch: b.memberEpoch, topicPartitions: owned(b) });
-      sim.advance(60000); // b stops heartbeating: its session expires
-
+      consumerGroupRun(sim, groupId);
       const engine = sim.events.forGroup(groupId);
       assert.ok(engine.some((e) => e.kind === 'member-expired'), JSON.stringify(engine.map((e) => e.kind)));
       assert.deepEqual(withoutCauses(eventsFromOffsetsTopic(sim, groupId)), withoutCauses(engine));

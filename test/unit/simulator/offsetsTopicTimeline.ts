@@ -11,13 +11,80 @@
  * - consumer groups (KIP-848): every event, as both come from the same records; only the reason a
  *   member left (leave, session expiry, poll timeout) and the cause texts are the engine's alone.
  */
+import { strict as assert } from 'node:assert';
 import type { RebalanceEvent } from '../../../src/model/types';
+import type { ConsumerGroupHeartbeatRequestData } from '../../../src/protocol/messages/consumerGroupHeartbeatRequest';
+import type { ConsumerGroupHeartbeatResponseData } from '../../../src/protocol/messages/consumerGroupHeartbeatResponse';
 import { decodeRecordBatches } from '../../../src/protocol/recordBatch';
 import { offsetsPartitionFor } from '../../../src/protocol/offsetsPartition';
 import { OFFSETS_TOPIC, OFFSETS_TOPIC_PARTITIONS } from '../../../src/simulator/cluster';
 import { encodeStoredBatches } from '../../../src/simulator/coordinatorRecordLog';
+import type { AssignorName } from '../../../src/simulator/control';
 import type { Simulation } from '../../../src/simulator/simulation';
 import { OffsetsTopicEventLog } from '../../../src/timeline/offsetsTopicEventLog';
+import { heartbeatRequest } from './consumerGroup/engineSupport';
+
+/** The topic the runs consume (the caller creates it, with 6 partitions for the classic run, 4 for the consumer group's). */
+export const TIMELINE_TOPIC = 'orders';
+
+/**
+ * A classic group's life in virtual time through simulated consumers: three members join one after
+ * the other, one leaves, the static one restarts (replaced without a rebalance), one crashes and
+ * expires, the last one stops and expires (a static member sends no LeaveGroup).
+ */
+export function classicRun(sim: Simulation, assignor: AssignorName, groupId: string): void {
+  const spec = { groupId, topics: [TIMELINE_TOPIC], assignors: [assignor], sessionTimeoutMs: 10000, heartbeatIntervalMs: 3000 };
+  const handle = (name: string): string => `${groupId}-${name}`;
+  sim.addConsumer({ ...spec, clientId: 'a' }, handle('a'));
+  sim.advance(7000);
+  sim.addConsumer({ ...spec, clientId: 'b' }, handle('b'));
+  sim.advance(9000);
+  sim.addConsumer({ ...spec, clientId: 'c', groupInstanceId: `${groupId}-static-c` }, handle('c'));
+  sim.advance(20000);
+  sim.stopConsumer(handle('b'));
+  sim.advance(20000);
+  sim.stopConsumer(handle('c'));
+  sim.advance(2000);
+  sim.restartConsumer(handle('c'));
+  sim.advance(10000);
+  sim.crashConsumer(handle('a'));
+  sim.advance(40000);
+  sim.stopConsumer(handle('c'));
+  sim.advance(15000);
+}
+
+/**
+ * A KIP-848 group driven through the coordinator's ConsumerGroupHeartbeat: a joins, static b joins
+ * and a revokes what b gets, a leaves, b stops heartbeating and its session expires.
+ */
+export function consumerGroupRun(sim: Simulation, groupId: string): void {
+  const context = { apiVersion: 1, clientId: 'java-consumer', clientHost: '/127.0.0.1' };
+  const heartbeat = (request: Partial<ConsumerGroupHeartbeatRequestData> & { memberId: string }): ConsumerGroupHeartbeatResponseData => {
+    let answer: ConsumerGroupHeartbeatResponseData | undefined;
+    sim.coordinator.consumerGroupHeartbeat(context, heartbeatRequest({ groupId, ...request }), (response) => {
+      answer = response;
+    });
+    sim.advance(0);
+    assert.ok(answer && answer.errorCode === 0, JSON.stringify(answer));
+    return answer;
+  };
+  const owned = (response: ConsumerGroupHeartbeatResponseData): ConsumerGroupHeartbeatRequestData['topicPartitions'] =>
+    response.assignment?.topicPartitions.map((t) => ({ topicId: t.topicId, partitions: t.partitions })) ?? [];
+  const join = { memberEpoch: 0, rebalanceTimeoutMs: 30000, subscribedTopicNames: [TIMELINE_TOPIC], topicPartitions: [] };
+  let a = heartbeat({ memberId: `${groupId}-a`, ...join });
+  sim.advance(1000);
+  const b = heartbeat({ memberId: `${groupId}-b`, ...join, instanceId: `${groupId}-static-b` });
+  sim.advance(1000);
+  a = heartbeat({ memberId: `${groupId}-a`, memberEpoch: a.memberEpoch, topicPartitions: owned(a) }); // revokes what b gets
+  heartbeat({ memberId: `${groupId}-a`, memberEpoch: a.memberEpoch, topicPartitions: owned(a) });
+  sim.advance(1000);
+  const b2 = heartbeat({ memberId: `${groupId}-b`, memberEpoch: b.memberEpoch, topicPartitions: owned(b) });
+  sim.advance(1000);
+  heartbeat({ memberId: `${groupId}-a`, memberEpoch: -1 }); // leaves
+  sim.advance(1000);
+  heartbeat({ memberId: `${groupId}-b`, memberEpoch: b2.memberEpoch, topicPartitions: owned(b2) });
+  sim.advance(60000);
+}
 
 /** The group's events as a reader of its `__consumer_offsets` partition derives them, from the log start. */
 export function eventsFromOffsetsTopic(sim: Simulation, groupId: string): RebalanceEvent[] {
