@@ -8,6 +8,7 @@ import { ClassicGroupMember } from './classicGroupMember';
 import { currentGenerationResponse, joinError } from './classicGroupResponses';
 import type { ClassicRebalance } from './classicRebalance';
 import type { CoordinatorConfig } from './coordinatorConfig';
+import { newEmptyGroupMetadataRecord, newGroupMetadataRecord } from './coordinatorRecords';
 import type { GroupEvents } from './groupEvents';
 import type { GroupMetadataManager } from './groupMetadataManager';
 import type { JoinGroupProtocol, JoinGroupRequest, JoinGroupResponse, Respond } from './protocol';
@@ -70,6 +71,10 @@ export class ClassicGroupJoin {
     if (typeof group === 'string') {
       reply(joinError(request.memberId, 'UNKNOWN_MEMBER_ID'));
       return;
+    }
+    if (existing === undefined) {
+      // A new group is committed to the log at once (classicGroupJoinToClassicGroup).
+      this.events.write(group.groupId, [newEmptyGroupMetadataRecord(group)]);
     }
     if (!this.acceptJoiningMember(group, request.memberId)) {
       group.remove(request.memberId);
@@ -230,6 +235,8 @@ export class ClassicGroupJoin {
 
     if (group.is('Stable')) {
       if (group.protocolName === group.selectProtocol()) {
+        // The replacement is persisted with the generation's assignment (updateStaticMemberThenRebalanceOrCompleteJoin).
+        this.events.write(group.groupId, [newGroupMetadataRecord(group)]);
         this.events.emit(group, 'static-rejoin', { member, cause: `${replaced}; the group stays Stable (selected protocol unchanged), no rebalance` });
         const isLeader = group.isLeader(newMemberId);
         const supportsSkip = (request.apiVersion ?? 9) >= 9;

@@ -4,6 +4,7 @@ import type { ClassicGroup } from './classicGroup';
 import { EMPTY_ASSIGNMENT, type ClassicGroupMember } from './classicGroupMember';
 import { syncError } from './classicGroupResponses';
 import type { ClassicRebalance } from './classicRebalance';
+import { newGroupMetadataRecord } from './coordinatorRecords';
 import type { GroupEvents } from './groupEvents';
 import type { GroupMetadataManager } from './groupMetadataManager';
 import type { ConsumerAssignment, Respond, SyncGroupRequest, SyncGroupResponse } from './protocol';
@@ -93,6 +94,8 @@ export class ClassicGroupSync {
       for (const member of group.members.values()) {
         group.lastSyncedAssignment.set(member.groupInstanceId ?? member.memberId, member.assignment.partitions);
       }
+      // The generation is persisted (still CompletingRebalance, with its time), then takes effect.
+      this.events.write(group.groupId, [newGroupMetadataRecord(group)]);
       this.rebalance.propagateAssignment(group, 'NONE');
       group.transitionTo('Stable', this.clock.now);
       this.events.emit(group, 'sync-completed', {

@@ -8,6 +8,7 @@ import type { ClassicGroup } from './classicGroup';
 import { EMPTY_ASSIGNMENT, type ClassicGroupMember } from './classicGroupMember';
 import { currentGenerationResponse, joinError } from './classicGroupResponses';
 import type { CoordinatorConfig } from './coordinatorConfig';
+import { newGroupMetadataRecord } from './coordinatorRecords';
 import type { KafkaErrorCode } from './errors';
 import type { GroupEvents } from './groupEvents';
 
@@ -123,6 +124,7 @@ export class ClassicRebalance {
     }
     group.initNextGeneration(this.clock.now);
     if (group.is('Empty')) {
+      this.events.write(group.groupId, [newGroupMetadataRecord(group)]);
       return;
     }
     for (const member of group.members.values()) {

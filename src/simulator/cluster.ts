@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { OFFSETS_TOPIC, offsetsPartitionFor } from '../protocol/offsetsPartition';
 import type { BrokerRef, ClusterInfo } from '../model/types';
+import { CoordinatorRecordLog } from './coordinatorRecordLog';
 import { PartitionLog } from './partitionLog';
 import type { SeededRandom } from './random';
 
@@ -69,7 +70,18 @@ export class SimCluster {
     const basePort = options.basePort ?? 9092;
     this.brokers = Array.from({ length: count }, (_, i) => ({ nodeId: i + 1, host, port: basePort + i }));
     this.clusterId = options.clusterId ?? 'sim-cluster';
-    this.addTopic(OFFSETS_TOPIC, OFFSETS_TOPIC_PARTITIONS, true);
+    for (const log of this.addTopic(OFFSETS_TOPIC, OFFSETS_TOPIC_PARTITIONS, true).partitions) {
+      log.storedRecords = new CoordinatorRecordLog(log);
+    }
+  }
+
+  /** The stored records of the group's `__consumer_offsets` partition, where its coordinator writes. */
+  offsetsTopicRecords(groupId: string): CoordinatorRecordLog {
+    const records = this.partition(OFFSETS_TOPIC, offsetsPartitionFor(groupId, OFFSETS_TOPIC_PARTITIONS))?.storedRecords;
+    if (!records) {
+      throw new Error(`${OFFSETS_TOPIC} is missing`);
+    }
+    return records;
   }
 
   describe(): ClusterInfo {

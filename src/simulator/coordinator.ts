@@ -12,6 +12,7 @@ import type { ConsumerGroupHeartbeatResponseData } from '../protocol/messages/co
 import type { ClassicGroup } from './classicGroup';
 import { InMemoryTopicImage, type ConsumerGroup, type HeartbeatContext } from './consumerGroup';
 import { DEFAULT_COORDINATOR_CONFIG, type CoordinatorConfig } from './coordinatorConfig';
+import type { CoordinatorRecordWriter } from './coordinatorRecords';
 import type { EventLog } from './eventLog';
 import { GroupCoordinatorShard } from './groupCoordinatorShard';
 import type { Group } from './group';
@@ -63,9 +64,11 @@ export class GroupCoordinator {
     config: Partial<CoordinatorConfig> = {},
     /** The topics KIP-848 groups subscribe to and where their records go; none and nowhere by default. */
     consumerGroupSeams: ConsumerGroupSeams = { metadataImage: new InMemoryTopicImage(), records: () => undefined },
+    /** Where classic groups' and offsets' records go (`__consumer_offsets`); nowhere by default. */
+    records?: CoordinatorRecordWriter,
   ) {
     this.config = { ...DEFAULT_COORDINATOR_CONFIG, ...config };
-    this.shard = new GroupCoordinatorShard(clock, random, events, partitionExists, this.config, consumerGroupSeams);
+    this.shard = new GroupCoordinatorShard(clock, random, events, partitionExists, this.config, consumerGroupSeams, records);
     this.groups = this.shard.groupMetadataManager;
     this.offsets = this.shard.offsetMetadataManager;
   }

@@ -5,6 +5,7 @@
  */
 import type { ScheduledTask, VirtualClock } from './clock';
 import type { CoordinatorConfig } from './coordinatorConfig';
+import type { CoordinatorRecordWriter } from './coordinatorRecords';
 import type { EventLog } from './eventLog';
 import { GroupEvents } from './groupEvents';
 import { GroupMetadataManager, type ConsumerGroupSeams } from './groupMetadataManager';
@@ -25,8 +26,9 @@ export class GroupCoordinatorShard {
     partitionExists: PartitionExists,
     private readonly config: CoordinatorConfig,
     consumerGroupSeams: ConsumerGroupSeams,
+    records?: CoordinatorRecordWriter,
   ) {
-    const groupEvents = new GroupEvents(clock, events);
+    const groupEvents = new GroupEvents(clock, events, records);
     this.groupMetadataManager = new GroupMetadataManager(clock, random, config, groupEvents, consumerGroupSeams);
     this.offsetMetadataManager = new OffsetMetadataManager(clock, config, groupEvents, this.groupMetadataManager, partitionExists);
     this.scheduleCleanup();

@@ -1,6 +1,10 @@
-/** Writes the coordinator's rebalance events (the timeline's source) for a group at the clock's time. */
+/**
+ * The coordinator's output for a group at the clock's time: the rebalance events (the timeline's
+ * source) and the records it appends to `__consumer_offsets`.
+ */
 import type { GroupState, RebalanceEvent, RebalanceEventKind } from '../model/types';
 import type { VirtualClock } from './clock';
+import { NO_RECORD_WRITER, type CoordinatorRecord, type CoordinatorRecordWriter } from './coordinatorRecords';
 import type { EventLog } from './eventLog';
 import type { GroupMemberIdentity } from './group';
 
@@ -23,7 +27,16 @@ export class GroupEvents {
   constructor(
     private readonly clock: VirtualClock,
     private readonly events: EventLog,
+    /** Where the records go; nowhere for managers tested without a log. */
+    readonly records: CoordinatorRecordWriter = NO_RECORD_WRITER,
   ) {}
+
+  /** Appends one coordinator operation's records to the group's `__consumer_offsets` partition. */
+  write(groupId: string, records: readonly CoordinatorRecord[], producerId?: number): void {
+    if (records.length > 0) {
+      this.records.write(groupId, records, producerId);
+    }
+  }
 
   /** An event built elsewhere (the KIP-848 engine derives its own from the records it writes). */
   append(event: RebalanceEvent): void {

@@ -15,6 +15,7 @@ import { ClassicGroupJoin } from './classicGroupJoin';
 import { ClassicGroupSync } from './classicGroupSync';
 import { ClassicRebalance } from './classicRebalance';
 import type { CoordinatorConfig } from './coordinatorConfig';
+import { newGroupMetadataTombstoneRecord } from './coordinatorRecords';
 import {
   ConsumerGroupHeartbeatHandler, type ConsumerGroup, type ConsumerGroupRecordSink, type HeartbeatContext, type TopicMetadataImage,
 } from './consumerGroup';
@@ -318,6 +319,7 @@ export class GroupMetadataManager {
     this.clock.cancel(group.joinTimer);
     this.clock.cancel(group.syncTimer);
     const from = group.state;
+    this.events.write(groupId, [newGroupMetadataTombstoneRecord(groupId)]);
     group.transitionTo('Dead', this.clock.now);
     this.groups.delete(groupId);
     this.events.emit(group, 'state-changed', { cause, stateBefore: from, stateAfter: 'Dead' });

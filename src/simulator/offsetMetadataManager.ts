@@ -6,6 +6,7 @@
  */
 import type { VirtualClock } from './clock';
 import type { CoordinatorConfig } from './coordinatorConfig';
+import { newOffsetCommitRecord, newOffsetCommitTombstoneRecord, type CoordinatorRecord } from './coordinatorRecords';
 import type { KafkaErrorCode } from './errors';
 import type { Group } from './group';
 import type { GroupEvents } from './groupEvents';
@@ -46,7 +47,7 @@ export class OffsetMetadataManager {
   ) {}
 
   commitOffset(request: OffsetCommitRequest, reply: Respond<OffsetCommitResponse>): void {
-    this.commit(request, false, reply, (group, topic, partition, value) => {
+    this.commit(request, null, reply, (group, topic, partition, value) => {
       const previous = group.committed(topic, partition);
       group.commit(topic, partition, value);
       return !previous || previous.offset !== value.offset || previous.metadata !== value.metadata;
@@ -55,7 +56,7 @@ export class OffsetMetadataManager {
 
   /** sendOffsetsToTransaction: the offsets stay pending for the producer until its transaction ends. */
   commitTransactionalOffset(request: TxnOffsetCommitRequest, reply: Respond<OffsetCommitResponse>): void {
-    this.commit(request, true, reply, (group, topic, partition, value) => {
+    this.commit(request, request.producerId, reply, (group, topic, partition, value) => {
       this.pendingOffsets.add(group.groupId, request.producerId, topic, partition, value);
       return false;
     });
@@ -66,6 +67,8 @@ export class OffsetMetadataManager {
    * pending offsets unless a later plain commit has a higher record offset; ABORT drops them.
    */
   replayEndTransactionMarker(groupId: string, producerId: number, result: TransactionResult): void {
+    // The marker goes to the group's partition whether or not the group is still there.
+    this.events.records.endTransaction(groupId, producerId, result);
     const materialized = this.pendingOffsets.take(groupId, producerId, result);
     const group = this.groups.group(groupId);
     if (!group || group.state === 'Dead') {
@@ -86,7 +89,8 @@ export class OffsetMetadataManager {
 
   private commit(
     request: OffsetCommitRequest,
-    transactional: boolean,
+    /** The transactional producer of a TxnOffsetCommit, null for OffsetCommit. */
+    producerId: number | null,
     reply: Respond<OffsetCommitResponse>,
     store: (group: Group, topic: string, partition: number, value: PendingOffset) => boolean,
   ): void {
@@ -97,12 +101,13 @@ export class OffsetMetadataManager {
       reply(everyPartition(request, group));
       return;
     }
-    const error = group.validateOffsetCommit(request.memberId, request.groupInstanceId, request.generationId, transactional);
+    const error = group.validateOffsetCommit(request.memberId, request.groupInstanceId, request.generationId, producerId !== null);
     if (error !== 'NONE') {
       reply(everyPartition(request, error));
       return;
     }
     const now = this.clock.now;
+    const records: CoordinatorRecord[] = [];
     let changed = 0;
     const response: OffsetCommitResponse = { topics: [] };
     for (const topic of request.topics) {
@@ -120,6 +125,7 @@ export class OffsetMetadataManager {
           errorCode = 'UNKNOWN_TOPIC_OR_PARTITION';
         } else {
           const value = { offset: p.offset, leaderEpoch: p.leaderEpoch ?? -1, metadata, commitTimestamp: now, recordOffset: this.nextRecordOffset++ };
+          records.push(newOffsetCommitRecord(group.groupId, topic.name, p.partition, value));
           if (store(group, topic.name, p.partition, value)) {
             changed++;
           }
@@ -128,6 +134,7 @@ export class OffsetMetadataManager {
       }
       response.topics.push({ name: topic.name, partitions });
     }
+    this.events.write(group.groupId, records, producerId ?? undefined);
     this.groups.rescheduleClassicGroupMemberHeartbeat(group, request.memberId);
     if (changed > 0) {
       this.events.emit(group, 'offsets-committed', {
@@ -169,6 +176,7 @@ export class OffsetMetadataManager {
       return { errorCode: error, topics: [] };
     }
     let deleted = 0;
+    const tombstones: CoordinatorRecord[] = [];
     const topics = request.topics.map((t) => {
       const subscribed = group.isSubscribedToTopic(t.name);
       return {
@@ -178,12 +186,14 @@ export class OffsetMetadataManager {
             return { partition, errorCode: 'GROUP_SUBSCRIBED_TO_TOPIC' };
           }
           if (group.deleteOffset(t.name, partition)) {
+            tombstones.push(newOffsetCommitTombstoneRecord(group.groupId, t.name, partition));
             deleted++;
           }
           return { partition, errorCode: 'NONE' };
         }),
       };
     });
+    this.events.write(group.groupId, tombstones);
     if (deleted > 0) {
       this.events.emit(group, 'offsets-reset', { cause: `${deleted} committed offset(s) deleted` });
     }
@@ -192,6 +202,10 @@ export class OffsetMetadataManager {
 
   /** The group is being deleted: its offsets and its open transactions' offsets go with it. */
   deleteAllOffsets(group: Group): void {
+    const committed = [...group.offsets].flatMap(([topic, partitions]) => [...partitions.keys()].map((partition) => ({ topic, partition })));
+    const pending = this.pendingOffsets.list(group.groupId).filter((tp) => !group.committed(tp.topic, tp.partition));
+    const partitions = new Map([...committed, ...pending].map((tp) => [`${tp.topic}\u0000${tp.partition}`, tp]));
+    this.events.write(group.groupId, [...partitions.values()].map((tp) => newOffsetCommitTombstoneRecord(group.groupId, tp.topic, tp.partition)));
     group.offsets.clear();
     this.pendingOffsets.deleteGroup(group.groupId);
   }
@@ -203,6 +217,7 @@ export class OffsetMetadataManager {
   cleanupExpiredOffsets(group: Group, now: number): boolean {
     const condition = group.offsetExpirationCondition();
     if (condition) {
+      const expired: CoordinatorRecord[] = [];
       const retention = this.config.offsetsRetentionMs;
       for (const [topic, partitions] of [...group.offsets]) {
         if (!condition.appliesTo(topic)) {
@@ -211,9 +226,11 @@ export class OffsetMetadataManager {
         for (const [partition, committed] of [...partitions]) {
           if (now - condition.baseTimestamp(committed) >= retention) {
             group.deleteOffset(topic, partition);
+            expired.push(newOffsetCommitTombstoneRecord(group.groupId, topic, partition));
           }
         }
       }
+      this.events.write(group.groupId, expired);
     }
     return !group.hasOffsets() && !this.pendingOffsets.hasGroup(group.groupId);
   }

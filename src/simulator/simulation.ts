@@ -3,13 +3,13 @@
  * SimulatorControl: every control call acts at the current virtual time.
  */
 import { VirtualClock } from './clock';
-import { OFFSETS_TOPIC, OFFSETS_TOPIC_PARTITIONS, SimCluster, type ClusterOptions } from './cluster';
+import { SimCluster, type ClusterOptions } from './cluster';
 import { ClusterTopicImage } from './consumerGroupSeams';
 import type { AssignorName, ConsumerSpec, ProducerSpec, SimulatedConsumerInfo, SimulatorControl } from './control';
 import { GroupCoordinator, type CoordinatorConfig } from './coordinator';
 import { CONSUMER_DEFAULTS, SimulatedConsumer, type ConsumerConfig } from './consumer';
+import { OffsetsTopicWriter } from './coordinatorRecordLog';
 import { EventLog } from './eventLog';
-import { offsetsPartitionFor } from '../protocol/offsetsPartition';
 import { SimulatedProducer, type ProducerConfig } from './producer';
 import { SeededRandom } from './random';
 import { TransactionalProducer } from './transactionalProducer';
@@ -50,6 +50,7 @@ export class Simulation implements SimulatorControl {
     this.random = new SeededRandom(options.seed ?? 1);
     this.cluster = new SimCluster(this.random, options.cluster);
     this.events = new EventLog(options.eventsPerGroup);
+    const records = new OffsetsTopicWriter(this.clock, (groupId) => this.cluster.offsetsTopicRecords(groupId));
     this.coordinator = new GroupCoordinator(
       this.clock,
       this.random,
@@ -58,14 +59,14 @@ export class Simulation implements SimulatorControl {
       options.coordinator,
       {
         metadataImage: new ClusterTopicImage(this.cluster),
-        // The records take their place in the group's __consumer_offsets partition (the log keeps counts).
-        records: (records) => {
-          if (records.length > 0) {
-            const partition = offsetsPartitionFor(records[0].key.groupId, OFFSETS_TOPIC_PARTITIONS);
-            this.cluster.partition(OFFSETS_TOPIC, partition)?.append(records.length, this.clock.now);
+        // One heartbeat's records are one batch in the group's __consumer_offsets partition.
+        records: (batch) => {
+          if (batch.length > 0) {
+            records.write(batch[0].key.groupId, batch);
           }
         },
       },
+      records,
     );
   }
 

@@ -3,8 +3,9 @@
  *
  * The coordinator writes a group's record when a generation's assignment is persisted (the
  * leader's SyncGroup; the group then becomes Stable), when a join phase ends with no members (the
- * group becomes Empty), when a static member is replaced without a rebalance, and a tombstone
- * when the group is deleted. So each generation appears once, and comparing it with the previous
+ * group becomes Empty), when a static member is replaced without a rebalance, a tombstone
+ * when the group is deleted, and an empty generation 0 when JoinGroup creates the group (no
+ * event: a new group is Empty). So each generation appears once, and comparing it with the previous
  * one tells who joined, who left and which partitions moved. Compaction may have removed older
  * generations: the first record seen for a group is compared with an empty group.
  */
@@ -47,6 +48,11 @@ export class GroupMetadataEventBuilder {
     const state: GroupState = members.length > 0 ? 'Stable' : 'Empty';
     this.known.set(record.group, { generation: value.generation, state, members });
 
+    if (previous === undefined && value.generation === 0 && members.length === 0) {
+      // JoinGroup's record of the group it creates (newEmptyGroupMetadataRecord): a new group is
+      // Empty, so nothing changed; the engine's timeline has no event for it either.
+      return [];
+    }
     const sameGeneration = previous !== undefined && previous.generation === value.generation;
     const diff = diffMembership(previous?.members ?? [], members);
     // A generation's membership was fixed when its join phase completed, which the record's

@@ -14,6 +14,7 @@ import { ProduceResponse, type PartitionProduceResponse, type ProduceResponseDat
 import { encodeControlBatch, encodeRecordBatch, type NewRecord } from '../../protocol/recordBatch';
 import type { ScheduledTask } from '../clock';
 import type { SimTopic } from '../cluster';
+import { encodeStoredBatches } from '../coordinatorRecordLog';
 import type { PartitionLog } from '../partitionLog';
 import type { IsolationLevel } from '../transactionIndex';
 import { defineApi, type ApiDefinition, type RequestContext } from './context';
@@ -260,6 +261,9 @@ function readPartition(ctx: RequestContext, topic: SimTopic | number, request: F
     return { partition: request.partition, error: OFFSET_OUT_OF_RANGE, log, records: null };
   }
   const limit = Math.max(1, Math.min(MAX_RECORDS_PER_PARTITION, Math.floor(request.partitionMaxBytes / RECORD_SIZE_ESTIMATE)));
+  if (log.storedRecords !== null) {
+    return { partition: request.partition, error: NO_ERROR, log, records: encodeStoredBatches(log.storedRecords.read(fetchOffset, isolation, limit)) };
+  }
   return { partition: request.partition, error: NO_ERROR, log, records: readBatches(log, topic.name, request.partition, fetchOffset, isolation, limit, ctx.server.simulation.now) };
 }
 

@@ -82,6 +82,16 @@ describe('timeline/groupMetadataEvents', () => {
     assert.match(later[0].cause ?? '', /replacing member inst-old/);
   });
 
+  it('takes the empty generation-0 record JoinGroup writes when it creates a group as no state change (a new group is Empty)', () => {
+    const created: TimedGroupMetadataRecord = { group: 'g', timestamp: 500, value: { ...record(500, 0, []).value!, protocolType: '', currentStateTimestamp: 500 } };
+    const events = eventsFromGroupMetadataRecords([created, record(1000, 1, [member('a-1', [0])], 990)]);
+    assert.deepEqual(events.map((e) => [e.time, e.generation, e.kind, e.stateBefore ?? '', e.stateAfter ?? '']), [
+      [990, 1, 'member-joined', '', ''],
+      [990, 1, 'assignment-changed', '', ''],
+      [1000, 1, 'state-changed', 'Empty', 'Stable'],
+    ]);
+  });
+
   it('emits nothing for a replayed identical record, and Dead for a tombstone', () => {
     const same = record(1000, 1, [member('a-1', [0])]);
     const events = eventsFromGroupMetadataRecords([same, { ...same, timestamp: 1100 }, { group: 'g', timestamp: 1200, value: null }]);
