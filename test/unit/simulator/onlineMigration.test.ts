@@ -5,6 +5,7 @@ import type { ConsumerGroupHeartbeatRequestData } from '../../../src/protocol/me
 import type { ConsumerGroupHeartbeatResponseData } from '../../../src/protocol/messages/consumerGroupHeartbeatResponse';
 import type { ConsumerGroupMigrationPolicy } from '../../../src/simulator/consumerGroup';
 import type { JoinGroupRequest, JoinGroupResponse, Respond } from '../../../src/simulator/protocol';
+import { describeSimGroup } from '../../../src/simulator/groupDetailMapper';
 import { Simulation } from '../../../src/simulator/simulation';
 import { heartbeatRequest } from './consumerGroup/engineSupport';
 
@@ -129,6 +130,11 @@ describe('online migration between classic and consumer groups (group.consumer.m
     assert.equal(groupType(sim), 'consumer');
     const converted = describe848(sim);
     assert.deepEqual(converted.members.map((m) => m.memberType).sort(), [0, 0, 1]);
+    // The tree's mapping (the one KafkaSource uses) shows the migration under way and each member's type.
+    const detail = describeSimGroup(sim, GROUP);
+    assert.equal(detail.groupType, 'consumer');
+    assert.deepEqual(detail.consumerGroup?.migration, { classicMembers: 2, consumerMembers: 1 });
+    assert.deepEqual(detail.consumerGroup?.members.map((m) => m.memberType).sort(), ['classic', 'classic', 'consumer']);
     // The classic members rejoin (REBALANCE_IN_PROGRESS on heartbeat) until the three share the partitions.
     waitFor(sim, () => {
       const group = describe848(sim);
@@ -157,6 +163,7 @@ describe('online migration between classic and consumer groups (group.consumer.m
     const owned = classic.members.flatMap((m) => m.assignment.partitions.map((tp) => tp.partition)).sort();
     assert.deepEqual(owned, [0, 1, 2, 3]);
     assert.equal(describe848(sim).errorCode, errorCodeOf('GROUP_ID_NOT_FOUND'));
+    assert.equal(describeSimGroup(sim, GROUP).consumerGroup, undefined);
   });
 
   for (const policy of ['disabled', 'downgrade'] as const) {
