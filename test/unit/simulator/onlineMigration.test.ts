@@ -223,5 +223,17 @@ describe('online migration between classic and consumer groups (group.consumer.m
     });
     sim.advance(0);
     assert.equal(sync, 'UNKNOWN_MEMBER_ID');
+    const commit = (generationId: number): string | undefined => {
+      let answer: string | undefined;
+      coordinator.offsetCommit({
+        groupId: GROUP, generationId, memberId: 'classic-a', groupInstanceId: null, topics: [{ name: TOPIC, partitions: [{ partition: 0, offset: 1 }] }],
+      }, (r) => {
+        answer = r.topics[0].partitions[0].errorCode;
+      });
+      sim.advance(0);
+      return answer;
+    };
+    assert.equal(commit(joined.generationId + 5), 'ILLEGAL_GENERATION', 'a classic member commits with its generation and hears of it so');
+    assert.equal(commit(joined.generationId), 'NONE');
   });
 });
