@@ -60,6 +60,11 @@ export class ClassicGroupJoin {
       return;
     }
     const existing = this.groups.group(request.groupId);
+    if (existing !== undefined && existing.type === 'consumer') {
+      // A consumer group serves members of the classic protocol too (online migration).
+      this.groups.classicGroupJoinToConsumerGroup(request, reply);
+      return;
+    }
     if (existing !== undefined && existing.type !== 'classic') {
       // A group of another protocol: its members cannot be joined by a classic JoinGroup.
       reply(joinError(request.memberId, 'INCONSISTENT_GROUP_PROTOCOL'));

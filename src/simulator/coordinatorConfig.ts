@@ -1,9 +1,11 @@
-import type { ConsumerGroupConfig } from './consumerGroup';
+import type { ConsumerGroupConfig, ConsumerGroupMigrationPolicy } from './consumerGroup';
 
 /** The simulated group coordinator's broker settings (group.* and offsets.* configs). */
 export interface CoordinatorConfig {
   /** The group.consumer.* settings of KIP-848 groups (Kafka 4.4's defaults where not given). */
   consumerGroup?: Partial<ConsumerGroupConfig>;
+  /** group.consumer.migration.policy: which online conversions between classic and consumer groups run (Kafka's default: bidirectional). */
+  consumerGroupMigrationPolicy?: ConsumerGroupMigrationPolicy;
   /** group.initial.rebalance.delay.ms */
   initialRebalanceDelayMs: number;
   /** group.min.session.timeout.ms */

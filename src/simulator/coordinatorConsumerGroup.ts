@@ -47,7 +47,7 @@ export class CoordinatorConsumerGroup extends GroupOffsets implements Group {
 
   /**
    * ConsumerGroup.validateOffsetCommit: an admin commit (epoch < 0) only to an empty group; otherwise the
-   * member must exist and commit with its current member epoch.
+   * member must exist and commit with its current member epoch (a classic member's generation).
    */
   validateOffsetCommit(memberId: string, _groupInstanceId: string | null, memberEpoch: number, _isTransactional: boolean): KafkaErrorCode {
     const group = this.current();
@@ -58,7 +58,11 @@ export class CoordinatorConsumerGroup extends GroupOffsets implements Group {
     if (member === undefined) {
       return 'UNKNOWN_MEMBER_ID';
     }
-    return memberEpoch === member.memberEpoch ? 'NONE' : 'STALE_MEMBER_EPOCH';
+    if (memberEpoch === member.memberEpoch) {
+      return 'NONE';
+    }
+    // validateMemberEpoch: a member of the classic protocol commits with its generation, and hears so.
+    return member.classicMemberMetadata === null ? 'STALE_MEMBER_EPOCH' : 'ILLEGAL_GENERATION';
   }
 
   /** ConsumerGroup.validateOffsetDelete: allowed in any state; subscribed topics are refused per topic. */

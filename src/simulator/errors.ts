@@ -20,7 +20,9 @@ export type KafkaErrorCode =
   | 'GROUP_SUBSCRIBED_TO_TOPIC'
   | 'UNKNOWN_TOPIC_OR_PARTITION'
   | 'GROUP_AUTHORIZATION_FAILED'
-  | 'STALE_MEMBER_EPOCH';
+  | 'STALE_MEMBER_EPOCH'
+  | 'UNRELEASED_INSTANCE_ID'
+  | 'UNKNOWN_SERVER_ERROR';
 
 /** JoinGroup errors after which the Java client gives up (AbstractCoordinator). */
 export const FATAL_JOIN_ERRORS: ReadonlySet<KafkaErrorCode> = new Set<KafkaErrorCode>([

@@ -8,6 +8,7 @@ import type { ConsumerGroupDescribeResponseData } from '../protocol/messages/con
 import type { ConsumerGroupHeartbeatRequestData } from '../protocol/messages/consumerGroupHeartbeatRequest';
 import type { ConsumerGroupHeartbeatResponseData } from '../protocol/messages/consumerGroupHeartbeatResponse';
 import { errorCodeOf } from '../protocol/errorCodes';
+import { errorMessage } from '../protocol/errors';
 import type { VirtualClock } from './clock';
 import { ClassicGroup, type ClassicGroupState } from './classicGroup';
 import type { ClassicGroupMember } from './classicGroupMember';
@@ -19,6 +20,7 @@ import { newGroupMetadataTombstoneRecord } from './coordinatorRecords';
 import {
   ConsumerGroupHeartbeatHandler, type ConsumerGroup, type ConsumerGroupRecordSink, type HeartbeatContext, type TopicMetadataImage,
 } from './consumerGroup';
+import { ClassicProtocolMembers } from './consumerGroup/classicProtocolMembers';
 import { VirtualClockTimer } from './consumerGroupSeams';
 import { CoordinatorConsumerGroup } from './coordinatorConsumerGroup';
 import type { KafkaErrorCode } from './errors';
@@ -38,9 +40,14 @@ import type {
   SyncGroupRequest,
   SyncGroupResponse,
 } from './protocol';
+import { DEFAULT_CONSUMER_GROUP_MIGRATION_POLICY, OnlineMigration } from './onlineMigration';
 import type { SeededRandom } from './random';
 
 const HEARTBEAT_OK: HeartbeatResponse = Object.freeze({ errorCode: 'NONE' });
+
+function refusedHeartbeat(errorName: string, message: string): ConsumerGroupHeartbeatResponseData {
+  return { throttleTimeMs: 0, errorCode: errorCodeOf(errorName), errorMessage: message, memberId: null, memberEpoch: 0, heartbeatIntervalMs: 0, assignment: null };
+}
 
 function isClassicGroup(group: Group): group is ClassicGroup {
   return group.type === 'classic';
@@ -68,6 +75,7 @@ export class GroupMetadataManager {
   private readonly join: ClassicGroupJoin;
   private readonly sync: ClassicGroupSync;
   private readonly consumerGroups: ConsumerGroupHeartbeatHandler;
+  private readonly migration: OnlineMigration;
 
   constructor(
     private readonly clock: VirtualClock,
@@ -76,16 +84,31 @@ export class GroupMetadataManager {
     private readonly events: GroupEvents,
     seams: ConsumerGroupSeams,
   ) {
-    this.consumerGroups = new ConsumerGroupHeartbeatHandler({
+    const consumerGroupOptions = {
       now: () => clock.now,
       timer: new VirtualClockTimer(clock),
       metadataImage: seams.metadataImage,
       records: seams.records,
-      events: (event) => events.append(event),
+      events: (event: Parameters<GroupEvents['append']>[0]) => events.append(event),
       newMemberId: () => kafkaUuid(random),
       config: config.consumerGroup,
-    });
+      downgrade: (group: ConsumerGroup, leavingMemberId: string) => this.migration.maybeDowngrade(group, leavingMemberId),
+    };
+    this.consumerGroups = new ConsumerGroupHeartbeatHandler(consumerGroupOptions);
     this.rebalance = new ClassicRebalance(clock, config, events, (groupId) => this.classicGroup(groupId));
+    this.migration = new OnlineMigration({
+      clock,
+      rebalance: this.rebalance,
+      metadataImage: seams.metadataImage,
+      policy: config.consumerGroupMigrationPolicy ?? DEFAULT_CONSUMER_GROUP_MIGRATION_POLICY,
+      classicGroupMaxSize: config.maxGroupSize,
+      consumerGroupMaxSize: this.consumerGroups.config.maxSize,
+      replaceWithClassicGroup: (groupId) => {
+        this.groups.delete(groupId);
+        return this.createClassicGroup(groupId);
+      },
+      offsetsOf: (groupId) => this.groups.get(groupId),
+    }, new ClassicProtocolMembers(this.consumerGroups, consumerGroupOptions));
     this.join = new ClassicGroupJoin(random, config, events, this, this.rebalance);
     this.sync = new ClassicGroupSync(clock, events, this, this.rebalance);
   }
@@ -148,11 +171,36 @@ export class GroupMetadataManager {
     this.join.classicGroupJoin(request, reply);
   }
 
+  /**
+   * JoinGroup to a consumer group (GroupMetadataManager.classicGroupJoin): a non-empty one serves the member
+   * with the classic protocol; an empty one is replaced by a classic group, which keeps its offsets.
+   */
+  classicGroupJoinToConsumerGroup(request: JoinGroupRequest, reply: Respond<JoinGroupResponse>): void {
+    const existing = this.groups.get(request.groupId);
+    if (existing !== undefined && isConsumerGroup(existing) && existing.isEmpty()) {
+      this.deleteGroup(request.groupId, `replaced by classic group ${request.groupId}`);
+      const group = this.createClassicGroup(request.groupId);
+      existing.offsets.forEach((partitions, topic) => partitions.forEach((offset, partition) => group.commit(topic, partition, offset)));
+      this.join.classicGroupJoin(request, reply);
+      return;
+    }
+    reply(this.migration.join(request));
+  }
+
   classicGroupSync(request: SyncGroupRequest, reply: Respond<SyncGroupResponse>): void {
+    const existing = this.groups.get(request.groupId);
+    if (existing !== undefined && isConsumerGroup(existing) && !existing.isEmpty()) {
+      reply(this.migration.sync(request));
+      return;
+    }
     this.sync.classicGroupSync(request, reply);
   }
 
   classicGroupHeartbeat(request: HeartbeatRequest): HeartbeatResponse {
+    const existing = this.groups.get(request.groupId);
+    if (existing !== undefined && isConsumerGroup(existing)) {
+      return this.migration.heartbeat(request);
+    }
     const group = this.classicGroup(request.groupId);
     if (!group) {
       return { errorCode: 'UNKNOWN_MEMBER_ID' };
@@ -177,6 +225,11 @@ export class GroupMetadataManager {
 
   /** The leave reasons quoted in the cause strings are the clients' own (LeaveGroup v5+), "not provided" otherwise. */
   classicGroupLeave(request: LeaveGroupRequest, reply: Respond<LeaveGroupResponse>): void {
+    const existing = this.groups.get(request.groupId);
+    if (existing !== undefined && isConsumerGroup(existing)) {
+      reply(this.migration.leave(request));
+      return;
+    }
     const group = this.classicGroup(request.groupId);
     if (!group) {
       reply({ errorCode: 'UNKNOWN_MEMBER_ID', members: [] });
@@ -244,18 +297,27 @@ export class GroupMetadataManager {
   consumerGroupHeartbeat(context: HeartbeatContext, request: ConsumerGroupHeartbeatRequestData): ConsumerGroupHeartbeatResponseData {
     const existing = this.groups.get(request.groupId);
     const replaced = existing !== undefined && isClassicGroup(existing) ? existing : undefined;
-    if (replaced !== undefined && !(replaced.isEmpty() && request.memberEpoch === 0)) {
-      return {
-        throttleTimeMs: 0, errorCode: errorCodeOf('GROUP_ID_NOT_FOUND'), errorMessage: `Group ${request.groupId} is not a consumer group.`,
-        memberId: null, memberEpoch: 0, heartbeatIntervalMs: 0, assignment: null,
-      };
+    const joining = request.memberEpoch === 0;
+    const upgrading = replaced !== undefined && joining && !replaced.isEmpty() && this.migration.canUpgrade(replaced);
+    if (replaced !== undefined && !(replaced.isEmpty() && joining) && !upgrading) {
+      return refusedHeartbeat('GROUP_ID_NOT_FOUND', `Group ${request.groupId} is not a consumer group.`);
     }
-    const response = this.consumerGroups.heartbeat(context, request);
+    let upgrade;
+    try {
+      upgrade = upgrading ? this.migration.upgrade(replaced) : undefined;
+    } catch (error) {
+      return refusedHeartbeat('GROUP_ID_NOT_FOUND', errorMessage(error));
+    }
+    const response = this.consumerGroups.heartbeat(context, request, upgrade);
     if (response.errorCode === 0 && !(existing !== undefined && isConsumerGroup(existing))) {
       const group = new CoordinatorConsumerGroup(request.groupId, () => this.consumerGroups.group(request.groupId));
       if (replaced !== undefined) {
+        if (upgrading) {
+          this.migration.retireClassicGroup(replaced);
+        }
         replaced.offsets.forEach((partitions, topic) => partitions.forEach((offset, partition) => group.commit(topic, partition, offset)));
-        this.deleteGroup(request.groupId, `replaced by consumer group ${request.groupId}`);
+        this.deleteGroup(request.groupId, upgrading
+          ? `Upgrade group ${request.groupId} from classic to consumer.` : `replaced by consumer group ${request.groupId}`);
       }
       this.groups.set(request.groupId, group);
     }

@@ -31,12 +31,6 @@ function engineGroup(sim: Simulation, groupId: string): { state: string; epoch: 
   return { state: group?.state ?? 'none', epoch: group?.groupEpoch ?? -1, members };
 }
 
-/** The last "ASSIGNED [orders-0, orders-1]" line a Java member printed, as sorted labels. */
-function javaAssignment(member: JavaMember): string {
-  const last = member.log.split('\n').filter((line) => line.startsWith('ASSIGNED [')).at(-1);
-  return last === undefined ? '' : last.slice('ASSIGNED ['.length, -1).split(', ').sort().join();
-}
-
 function committed(sim: Simulation, groupId: string): Promise<number[]> {
   return new Promise((resolve) => {
     sim.coordinator.offsetFetch({ groupId, topics: [{ name: TOPIC, partitions: Array.from({ length: PARTITIONS }, (_, p) => p) }] }, (response) => {
@@ -89,7 +83,7 @@ describe('simulator Kafka server with KIP-848 Java consumers (group.protocol=con
       const engine = engineGroup(sim, groupId);
       return engine.state === 'Stable' && engine.members.length === members.length && members.every((member, i) => {
         const own = engine.members.find((m) => m.instanceId === instanceIds[i]);
-        return own !== undefined && own.partitions !== '' && own.partitions === javaAssignment(member);
+        return own !== undefined && own.partitions !== '' && own.partitions === member.assignment;
       });
     };
     const allPartitions = Array.from({ length: PARTITIONS }, (_, p) => `${TOPIC}-${p}`);
@@ -123,7 +117,7 @@ describe('simulator Kafka server with KIP-848 Java consumers (group.protocol=con
     const own = (instanceId: string): string => engineGroup(sim, groupId).members.find((m) => m.instanceId === instanceId)?.partitions ?? '';
     const settled = (): boolean => {
       const engine = engineGroup(sim, groupId);
-      return engine.state === 'Stable' && engine.members.length === 2 && own('static-a') === javaAssignment(first) && own('static-b') !== '' && own('static-b') === javaAssignment(second);
+      return engine.state === 'Stable' && engine.members.length === 2 && own('static-a') === first.assignment && own('static-b') !== '' && own('static-b') === second.assignment;
     };
     const state = (): string => `engine: ${JSON.stringify(engineGroup(sim, groupId))}\nfirst: ${first.log}\nsecond: ${second.log}`;
     try {

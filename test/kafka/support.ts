@@ -170,6 +170,12 @@ export class JavaMember {
     }
   }
 
+  /** The partitions of its last "ASSIGNED [orders-0, orders-1]" line, as sorted labels joined by commas. */
+  get assignment(): string {
+    const last = this.output.split('\n').filter((line) => line.startsWith('ASSIGNED [')).at(-1);
+    return last === undefined ? '' : last.slice('ASSIGNED ['.length, -1).split(', ').filter((label) => label !== '').sort().join();
+  }
+
   /** Closes stdin (the member leaves the group) and waits for the JVM to exit. */
   async stop(): Promise<void> {
     if (this.child.exitCode !== null) {

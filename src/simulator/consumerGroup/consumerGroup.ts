@@ -5,7 +5,7 @@
  * target assignment and the epoch of each owned partition (a partition owned twice is refused).
  */
 import { javaHashMapKeyOrder } from '../assignors/javaHashOrder';
-import { newConsumerGroupMember, isReconciledTo, type ConsumerGroupMember } from './consumerGroupMember';
+import { newConsumerGroupMember, isReconciledTo, useClassicProtocol, type ConsumerGroupMember } from './consumerGroupMember';
 import type { ConsumerGroupRecord } from './records';
 import { MemberState, type PartitionEpochs, type TopicPartitionSets } from './types';
 
@@ -108,6 +108,48 @@ export class ConsumerGroup {
     return names;
   }
 
+  /** numClassicProtocolMembers: the members that joined with JoinGroup. */
+  numClassicProtocolMembers(): number {
+    return [...this.members.values()].filter(useClassicProtocol).length;
+  }
+
+  /**
+   * supportsClassicProtocols: a JoinGroup of the consumer protocol type is accepted by an empty group when
+   * it names a protocol, otherwise when one of its protocols is supported by every classic member.
+   */
+  supportsClassicProtocols(protocolType: string, protocolNames: readonly string[]): boolean {
+    if (protocolType !== 'consumer') {
+      return false;
+    }
+    if (this.members.size === 0) {
+      return protocolNames.length > 0;
+    }
+    const classicMembers = [...this.members.values()].filter(useClassicProtocol);
+    return protocolNames.some((name) => classicMembers.every((member) => member.classicMemberMetadata?.supportedProtocols.some((p) => p.name === name)));
+  }
+
+  /** allMembersUseClassicProtocolExcept: this member of the consumer protocol is the only one. */
+  allMembersUseClassicProtocolExcept(memberId: string): boolean {
+    const member = this.members.get(memberId);
+    return member !== undefined && !useClassicProtocol(member) && this.numClassicProtocolMembers() === this.members.size - 1;
+  }
+
+  /** waitingOnUnreleasedPartition: a partition of the member's target is still owned by another member. */
+  waitingOnUnreleasedPartition(member: ConsumerGroupMember): boolean {
+    if (member.state !== MemberState.UNRELEASED_PARTITIONS) {
+      return false;
+    }
+    for (const [topicId, partitions] of this.targetAssignmentOf(member.memberId)) {
+      const assigned = member.assignedPartitions.get(topicId);
+      for (const partition of partitions) {
+        if (assigned?.has(partition) !== true && this.currentPartitionEpoch(topicId, partition) !== -1) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   replay(record: ConsumerGroupRecord): void {
     switch (record.type) {
       case 'ConsumerGroupMetadata':
@@ -136,6 +178,7 @@ export class ConsumerGroup {
           subscribedTopicRegex: value.subscribedTopicRegex ?? '',
           rebalanceTimeoutMs: value.rebalanceTimeoutMs,
           serverAssignorName: value.serverAssignor,
+          classicMemberMetadata: value.classicMemberMetadata ?? null,
         });
         break;
       }

@@ -10,8 +10,9 @@ import type { PartitionEpochs, TopicMetadataImage, TopicPartitionSets } from './
 
 /** authorizedOperations when the client did not ask for them (Integer.MIN_VALUE). */
 export const AUTHORIZED_OPERATIONS_OMITTED = -2147483648;
-/** Member.memberType: 1 for a member that uses the consumer protocol (0 classic, -1 unknown). */
+/** Member.memberType: 1 for a member that uses the consumer protocol, 0 for one that joined with JoinGroup (-1 unknown). */
 const CONSUMER_MEMBER_TYPE = 1;
+const CLASSIC_MEMBER_TYPE = 0;
 
 function describedAssignment(assignment: PartitionEpochs | TopicPartitionSets, image: TopicMetadataImage): Assignment {
   const topicPartitions = [];
@@ -37,7 +38,7 @@ export function describeConsumerGroup(group: ConsumerGroup, defaultAssignor: str
     subscribedTopicRegex: member.subscribedTopicRegex === '' ? null : member.subscribedTopicRegex,
     assignment: describedAssignment(member.assignedPartitions, image),
     targetAssignment: describedAssignment(group.targetAssignmentOf(member.memberId), image),
-    memberType: CONSUMER_MEMBER_TYPE,
+    memberType: member.classicMemberMetadata === null ? CONSUMER_MEMBER_TYPE : CLASSIC_MEMBER_TYPE,
   }));
   return {
     errorCode: 0,

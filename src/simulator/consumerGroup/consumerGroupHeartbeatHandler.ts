@@ -13,7 +13,7 @@ import { ConsumerGroup } from './consumerGroup';
 import { describeConsumerGroup, unknownGroupDescription } from './consumerGroupDescribe';
 import { ConsumerGroupEventRecorder, type OperationCause } from './consumerGroupEvents';
 import {
-  applyMemberUpdate, isReconciledTo, memberAssignmentEquals, memberEquals, newConsumerGroupMember, type ConsumerGroupMember,
+  applyMemberUpdate, isReconciledTo, memberAssignmentEquals, memberEquals, newConsumerGroupMember, useClassicProtocol, type ConsumerGroupMember,
 } from './consumerGroupMember';
 import { reconcileMember } from './currentAssignmentBuilder';
 import {
@@ -26,9 +26,10 @@ import {
 } from './heartbeatValidation';
 import * as recordsOf from './records';
 import {
-  canComputeNextTargetAssignment, consumerGroupRebalanceTimeoutKey, consumerGroupRegexResolutionKey, consumerGroupSessionTimeoutKey,
-  type ConsumerGroupHeartbeatHandlerOptions, type HeartbeatContext,
+  canComputeNextTargetAssignment, consumerGroupJoinKey, consumerGroupRebalanceTimeoutKey, consumerGroupRegexResolutionKey, consumerGroupSessionTimeoutKey,
+  consumerGroupSyncKey, type ConsumerGroupHeartbeatHandlerOptions, type HeartbeatContext,
 } from './heartbeatSeam';
+import type { UpgradedGroup } from './onlineMigration';
 import { resolvedTopics } from './targetAssignmentBuilder';
 import {
   DEFAULT_CONSUMER_GROUP_CONFIG, KafkaApiError, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH, MemberState, samePartitions,
@@ -39,7 +40,7 @@ type OwnedTopicPartitions = ConsumerGroupHeartbeatRequestData['topicPartitions']
 
 export class ConsumerGroupHeartbeatHandler {
   private readonly groups = new Map<string, ConsumerGroup>();
-  private readonly config: ConsumerGroupConfig;
+  readonly config: ConsumerGroupConfig;
   private readonly recorder: ConsumerGroupEventRecorder;
   /** Bumped on every metadata change; the version of the image a regex was resolved against. */
   private metadataVersion = 1n;
@@ -78,9 +79,9 @@ export class ConsumerGroupHeartbeatHandler {
    * ConsumerGroupHeartbeat: the response, or the error response Kafka sends (error code and message,
    * nothing changed) when the request is refused. Never throws.
    */
-  heartbeat(context: HeartbeatContext, request: ConsumerGroupHeartbeatRequestData): ConsumerGroupHeartbeatResponseData {
+  heartbeat(context: HeartbeatContext, request: ConsumerGroupHeartbeatRequestData, upgrade?: UpgradedGroup): ConsumerGroupHeartbeatResponseData {
     try {
-      return this.consumerGroupHeartbeat(context, request);
+      return this.consumerGroupHeartbeat(context, request, upgrade);
     } catch (error) {
       // Anything else is a bug of the engine; the client gets UNKNOWN_SERVER_ERROR, as from Kafka.
       const refusal = error instanceof KafkaApiError ? error : new KafkaApiError('UNKNOWN_SERVER_ERROR', errorMessage(error));
@@ -88,13 +89,17 @@ export class ConsumerGroupHeartbeatHandler {
     }
   }
 
-  /** ConsumerGroupHeartbeat, throwing Kafka's error when refused (GroupMetadataManager.consumerGroupHeartbeat). */
-  consumerGroupHeartbeat(context: HeartbeatContext, request: ConsumerGroupHeartbeatRequestData): ConsumerGroupHeartbeatResponseData {
+  /**
+   * ConsumerGroupHeartbeat, throwing Kafka's error when refused (GroupMetadataManager.consumerGroupHeartbeat).
+   * `upgrade` is a classic group converted for this join (online upgrade): the join runs on it, and its
+   * records are written with the join's, or not at all when the join is refused.
+   */
+  consumerGroupHeartbeat(context: HeartbeatContext, request: ConsumerGroupHeartbeatRequestData, upgrade?: UpgradedGroup): ConsumerGroupHeartbeatResponseData {
     throwIfConsumerGroupHeartbeatRequestIsInvalid(request, context.apiVersion, this.config.assignors);
     if (request.memberEpoch === LEAVE_GROUP_MEMBER_EPOCH || request.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
       return this.consumerGroupLeave(request.groupId, request.instanceId, request.memberId, request.memberEpoch);
     }
-    return this.regularHeartbeat(context, request);
+    return this.regularHeartbeat(context, request, upgrade);
   }
 
   /** ConsumerGroupDescribe (v0–v1) for these groups; an unknown group gets GROUP_ID_NOT_FOUND. */
@@ -165,13 +170,12 @@ export class ConsumerGroupHeartbeatHandler {
     return new ConsumerGroup(groupId);
   }
 
-  private regularHeartbeat(context: HeartbeatContext, request: ConsumerGroupHeartbeatRequestData): ConsumerGroupHeartbeatResponseData {
-    const now = this.options.now();
-    const records: recordsOf.ConsumerGroupRecord[] = [];
+  private regularHeartbeat(context: HeartbeatContext, request: ConsumerGroupHeartbeatRequestData, upgrade?: UpgradedGroup): ConsumerGroupHeartbeatResponseData {
+    const records: recordsOf.ConsumerGroupRecord[] = [...(upgrade?.records ?? [])];
     const { groupId, memberEpoch, instanceId } = request;
     const owned = request.topicPartitions;
     const createIfNotExists = memberEpoch === 0;
-    const group = this.getOrMaybeCreateConsumerGroup(groupId, createIfNotExists);
+    const group = upgrade?.group ?? this.getOrMaybeCreateConsumerGroup(groupId, createIfNotExists);
     throwIfConsumerGroupIsFull(group, request.memberId, instanceId, this.config.maxSize);
     const memberId = request.memberId === '' ? this.options.newMemberId() : request.memberId;
     let cause = `Member ${memberId} heartbeat`;
@@ -194,7 +198,9 @@ export class ConsumerGroupHeartbeatHandler {
         throwIfMemberEpochIsInvalid(member, memberEpoch, owned);
         cause = `Static member ${memberId} with instance id ${instanceId} joins the consumer group using the consumer protocol.`;
       } else if (createIfNotExists && existingStatic !== undefined) {
-        throwIfInstanceIdIsUnreleased(existingStatic, memberId, instanceId);
+        if (!useClassicProtocol(existingStatic)) {
+          throwIfInstanceIdIsUnreleased(existingStatic, memberId, instanceId);
+        }
         // The new member takes over the departed one's assignment, from epoch 0.
         member = { ...existingStatic, memberId, memberEpoch: 0, previousMemberEpoch: 0 };
         replacedMemberId = existingStatic.memberId;
@@ -209,8 +215,8 @@ export class ConsumerGroupHeartbeatHandler {
       }
     }
 
-    // 1. Create or update the member; bump the group epoch when its subscription or the topics changed.
-    let updatedMember = applyMemberUpdate(member, {
+    // 1. Create or update the member.
+    const updatedMember = this.updateMemberAndReconcile(group, member, applyMemberUpdate(member, {
       instanceId,
       rackId: request.rackId,
       rebalanceTimeoutMs: request.rebalanceTimeoutMs,
@@ -219,7 +225,60 @@ export class ConsumerGroupHeartbeatHandler {
       subscribedTopicRegex: request.subscribedTopicRegex ?? null,
       clientId: context.clientId,
       clientHost: context.clientHost,
-    });
+    }, null), replacedMemberId, owned, records);
+    this.scheduleSessionTimeout(groupId, updatedMember.memberId);
+
+    this.groups.set(groupId, group);
+    group.metadataRefreshRequested = false;
+    this.commit(group, records, { text: cause, removal: 'member-left' });
+    if (replacedMemberId !== undefined) {
+      this.cancelTimers(groupId, replacedMemberId);
+    }
+    for (const converted of upgrade?.group.members.values() ?? []) {
+      if (converted.memberId !== updatedMember.memberId && converted.classicMemberMetadata !== null) {
+        this.scheduleSessionTimeout(groupId, converted.memberId, converted.classicMemberMetadata.sessionTimeoutMs);
+      }
+    }
+
+    const response: ConsumerGroupHeartbeatResponseData = {
+      throttleTimeMs: 0,
+      errorCode: 0,
+      errorMessage: null,
+      memberId: updatedMember.memberId,
+      memberEpoch: updatedMember.memberEpoch,
+      heartbeatIntervalMs: this.config.heartbeatIntervalMs,
+      assignment: null,
+    };
+    // The assignment goes with a full request (a join, or a member recovering) or when it changed.
+    const isFullRequest = memberEpoch === 0 || (request.rebalanceTimeoutMs !== -1
+      && (request.subscribedTopicNames !== null || (request.subscribedTopicRegex ?? null) !== null) && owned !== null);
+    if (isFullRequest || !samePartitions(member.assignedPartitions, updatedMember.assignedPartitions)) {
+      response.assignment = {
+        topicPartitions: [...updatedMember.assignedPartitions].map(([topicId, partitions]) => ({
+          topicId,
+          partitions: [...partitions.keys()].sort((a, b) => a - b),
+        })),
+      };
+    }
+    return response;
+  }
+
+  /**
+   * Steps 1-3 of a heartbeat or of a classic member's JoinGroup (GroupMetadataManager): write the member's
+   * changes, bump the group epoch when its subscription or the topics changed, update the target
+   * assignment when the epoch is ahead of it and the interval allows, and reconcile the member towards
+   * its target. Appends the records to `records` and returns the reconciled member.
+   */
+  updateMemberAndReconcile(
+    group: ConsumerGroup,
+    member: ConsumerGroupMember,
+    updatedMember: ConsumerGroupMember,
+    replacedMemberId: string | undefined,
+    owned: OwnedTopicPartitions,
+    records: recordsOf.ConsumerGroupRecord[],
+  ): ConsumerGroupMember {
+    const now = this.options.now();
+    const groupId = group.groupId;
     let subscriptionChanged = false;
     if (!memberEquals(updatedMember, member)) {
       records.push(recordsOf.newConsumerGroupMemberSubscriptionRecord(groupId, updatedMember));
@@ -267,37 +326,7 @@ export class ConsumerGroupHeartbeatHandler {
     }
 
     // 3. Reconcile the member towards its target.
-    updatedMember = this.maybeReconcile(records, group, updatedMember, targetAssignmentEpoch, targetAssignment, subscriptionChanged, owned);
-    this.scheduleSessionTimeout(groupId, updatedMember.memberId);
-
-    this.groups.set(groupId, group);
-    group.metadataRefreshRequested = false;
-    this.commit(group, records, { text: cause, removal: 'member-left' });
-    if (replacedMemberId !== undefined) {
-      this.cancelTimers(groupId, replacedMemberId);
-    }
-
-    const response: ConsumerGroupHeartbeatResponseData = {
-      throttleTimeMs: 0,
-      errorCode: 0,
-      errorMessage: null,
-      memberId: updatedMember.memberId,
-      memberEpoch: updatedMember.memberEpoch,
-      heartbeatIntervalMs: this.config.heartbeatIntervalMs,
-      assignment: null,
-    };
-    // The assignment goes with a full request (a join, or a member recovering) or when it changed.
-    const isFullRequest = memberEpoch === 0 || (request.rebalanceTimeoutMs !== -1
-      && (request.subscribedTopicNames !== null || (request.subscribedTopicRegex ?? null) !== null) && owned !== null);
-    if (isFullRequest || !samePartitions(member.assignedPartitions, updatedMember.assignedPartitions)) {
-      response.assignment = {
-        topicPartitions: [...updatedMember.assignedPartitions].map(([topicId, partitions]) => ({
-          topicId,
-          partitions: [...partitions.keys()].sort((a, b) => a - b),
-        })),
-      };
-    }
-    return response;
+    return this.maybeReconcile(records, group, updatedMember, targetAssignmentEpoch, targetAssignment, subscriptionChanged, owned);
   }
 
   private maybeReconcile(
@@ -323,6 +352,10 @@ export class ConsumerGroupHeartbeatHandler {
     });
     if (!memberAssignmentEquals(updated, member)) {
       records.push(recordsOf.newConsumerGroupCurrentAssignmentRecord(group.groupId, updated));
+      // A member of the classic protocol has join and sync timeouts instead.
+      if (useClassicProtocol(updated)) {
+        return updated;
+      }
       if (updated.state === MemberState.UNREVOKED_PARTITIONS) {
         this.scheduleRebalanceTimeout(group.groupId, updated.memberId, updated.memberEpoch, updated.rebalanceTimeoutMs);
       } else {
@@ -363,7 +396,12 @@ export class ConsumerGroupHeartbeatHandler {
   }
 
   /** consumerGroupFenceMember: remove the member, drop regexes nobody uses any more, bump the group epoch. */
-  private consumerGroupFenceMember(group: ConsumerGroup, member: ConsumerGroupMember, cause: OperationCause): void {
+  consumerGroupFenceMember(group: ConsumerGroup, member: ConsumerGroupMember, cause: OperationCause): void {
+    if (this.options.downgrade?.(group, member.memberId) === true) {
+      // The caller made a classic group of the others; this one's records go as the group's tombstones.
+      this.deleteGroup(group.groupId, cause.text);
+      return;
+    }
     const records: recordsOf.ConsumerGroupRecord[] = [];
     records.push(...removeMemberRecords(group.groupId, member.memberId), ...unusedRegexTombstones(group, member.subscribedTopicRegex, [member.memberId]));
     const remaining = [...group.members.values()].filter((other) => other.memberId !== member.memberId);
@@ -372,7 +410,7 @@ export class ConsumerGroupHeartbeatHandler {
     this.commit(group, records, cause);
   }
 
-  private commit(group: ConsumerGroup, records: recordsOf.ConsumerGroupRecord[], cause: OperationCause): void {
+  commit(group: ConsumerGroup, records: recordsOf.ConsumerGroupRecord[], cause: OperationCause): void {
     if (records.length === 0) {
       return;
     }
@@ -390,8 +428,9 @@ export class ConsumerGroupHeartbeatHandler {
     });
   }
 
-  private scheduleSessionTimeout(groupId: string, memberId: string): void {
-    this.options.timer.schedule(consumerGroupSessionTimeoutKey(groupId, memberId), this.config.sessionTimeoutMs, () => {
+  /** The session timeout of a member: group.consumer.session.timeout.ms, or a classic member's own. */
+  scheduleSessionTimeout(groupId: string, memberId: string, sessionTimeoutMs = this.config.sessionTimeoutMs): void {
+    this.options.timer.schedule(consumerGroupSessionTimeoutKey(groupId, memberId), sessionTimeoutMs, () => {
       const group = this.groups.get(groupId);
       const member = group?.member(memberId);
       if (group !== undefined && member !== undefined) {
@@ -413,8 +452,10 @@ export class ConsumerGroupHeartbeatHandler {
     });
   }
 
-  private cancelTimers(groupId: string, memberId: string): void {
+  cancelTimers(groupId: string, memberId: string): void {
     this.options.timer.cancel(consumerGroupSessionTimeoutKey(groupId, memberId));
     this.options.timer.cancel(consumerGroupRebalanceTimeoutKey(groupId, memberId));
+    this.options.timer.cancel(consumerGroupJoinKey(groupId, memberId));
+    this.options.timer.cancel(consumerGroupSyncKey(groupId, memberId));
   }
 }

@@ -2,7 +2,7 @@
  * ConsumerGroupMember of Kafka 4.4 (modern.consumer.ConsumerGroupMember): an immutable value; every
  * change makes a new member, as Kafka's Builder does, so "did it change" is an equality check.
  */
-import { MemberState, partitionEpochsEqual, type PartitionEpochs } from './types';
+import { MemberState, partitionEpochsEqual, type ClassicMemberMetadata, type PartitionEpochs } from './types';
 
 export interface ConsumerGroupMember {
   readonly memberId: string;
@@ -21,6 +21,8 @@ export interface ConsumerGroupMember {
   readonly serverAssignorName: string | null;
   readonly assignedPartitions: PartitionEpochs;
   readonly partitionsPendingRevocation: PartitionEpochs;
+  /** Set for a member that joined with JoinGroup (useClassicProtocol), null otherwise. */
+  readonly classicMemberMetadata: ClassicMemberMetadata | null;
 }
 
 /** A new member as ConsumerGroup.getOrMaybeCreateMember builds it (new ConsumerGroupMember.Builder(memberId).build()). */
@@ -40,7 +42,26 @@ export function newConsumerGroupMember(memberId: string): ConsumerGroupMember {
     serverAssignorName: null,
     assignedPartitions: new Map(),
     partitionsPendingRevocation: new Map(),
+    classicMemberMetadata: null,
   };
+}
+
+/** ConsumerGroupMember.useClassicProtocol */
+export function useClassicProtocol(member: ConsumerGroupMember): boolean {
+  return member.classicMemberMetadata !== null;
+}
+
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, index) => byte === b[index]);
+}
+
+function classicMemberMetadataEquals(a: ClassicMemberMetadata | null, b: ClassicMemberMetadata | null): boolean {
+  if (a === null || b === null) {
+    return a === b;
+  }
+  return a.sessionTimeoutMs === b.sessionTimeoutMs && a.supportedProtocols.length === b.supportedProtocols.length
+    && a.supportedProtocols.every((protocol, index) => protocol.name === b.supportedProtocols[index].name
+      && bytesEqual(protocol.metadata, b.supportedProtocols[index].metadata));
 }
 
 /** The optional fields of a heartbeat: null (or -1 for the timeout) means "unchanged", as the Builder's maybeUpdate* methods read them. */
@@ -55,7 +76,8 @@ export interface MemberUpdate {
   clientHost: string;
 }
 
-export function applyMemberUpdate(member: ConsumerGroupMember, update: MemberUpdate): ConsumerGroupMember {
+/** The Builder's maybeUpdate* calls, then setClassicMemberMetadata (null for a member of the consumer protocol). */
+export function applyMemberUpdate(member: ConsumerGroupMember, update: MemberUpdate, classicMemberMetadata: ClassicMemberMetadata | null): ConsumerGroupMember {
   return {
     ...member,
     instanceId: update.instanceId ?? member.instanceId,
@@ -66,6 +88,7 @@ export function applyMemberUpdate(member: ConsumerGroupMember, update: MemberUpd
     subscribedTopicRegex: update.subscribedTopicRegex ?? member.subscribedTopicRegex,
     clientId: update.clientId,
     clientHost: update.clientHost,
+    classicMemberMetadata,
   };
 }
 
@@ -87,7 +110,8 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 export function memberMetadataEquals(a: ConsumerGroupMember, b: ConsumerGroupMember): boolean {
   return a.instanceId === b.instanceId && a.rackId === b.rackId && a.rebalanceTimeoutMs === b.rebalanceTimeoutMs
     && a.clientId === b.clientId && a.clientHost === b.clientHost && sameStrings(a.subscribedTopicNames, b.subscribedTopicNames)
-    && a.subscribedTopicRegex === b.subscribedTopicRegex && a.serverAssignorName === b.serverAssignorName;
+    && a.subscribedTopicRegex === b.subscribedTopicRegex && a.serverAssignorName === b.serverAssignorName
+    && classicMemberMetadataEquals(a.classicMemberMetadata, b.classicMemberMetadata);
 }
 
 /** Whether the assignment state (what the ConsumerGroupCurrentMemberAssignment record holds) differs. */

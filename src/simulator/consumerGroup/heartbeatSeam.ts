@@ -2,6 +2,7 @@
  * The seam of the KIP-848 engine: what its caller provides (clock, CoordinatorTimer, topics, where records
  * and events go) and passes with each request, and the timer keys it uses (Kafka's own key formats).
  */
+import type { ConsumerGroup } from './consumerGroup';
 import type { ConsumerGroupEventSink } from './consumerGroupEvents';
 import type { PartitionAssignor } from './groupChanges';
 import type { ConsumerGroupRecordSink } from './records';
@@ -27,10 +28,17 @@ export interface ConsumerGroupHeartbeatHandlerOptions {
   assignor?: PartitionAssignor;
   /** Member ids for version-0 joins that send none (Kafka: Uuid.randomUuid().toString()). */
   newMemberId: () => string;
+  /**
+   * Online downgrade (group.consumer.migration.policy): called before a member is fenced; true when the
+   * caller has made a classic group of the remaining members, after which the engine drops its group.
+   */
+  downgrade?: (group: ConsumerGroup, leavingMemberId: string) => boolean;
 }
 
 export const consumerGroupSessionTimeoutKey = (groupId: string, memberId: string): string => `session-timeout-${groupId}-${memberId}`;
 export const consumerGroupRebalanceTimeoutKey = (groupId: string, memberId: string): string => `rebalance-timeout-${groupId}-${memberId}`;
+export const consumerGroupJoinKey = (groupId: string, memberId: string): string => `join-${groupId}-${memberId}`;
+export const consumerGroupSyncKey = (groupId: string, memberId: string): string => `sync-${groupId}-${memberId}`;
 export const consumerGroupRegexResolutionKey = (groupId: string): string => `regex-resolution-${groupId}`;
 
 /** canComputeNextTargetAssignment: the first assignment, no batching, or the interval has passed. */

@@ -46,7 +46,10 @@ export function newConsumerGroupMemberSubscriptionRecord(groupId: string, member
       subscribedTopicRegex: member.subscribedTopicRegex,
       rebalanceTimeoutMs: member.rebalanceTimeoutMs,
       serverAssignor: member.serverAssignorName,
-      classicMemberMetadata: null,
+      classicMemberMetadata: member.classicMemberMetadata === null ? null : {
+        sessionTimeoutMs: member.classicMemberMetadata.sessionTimeoutMs,
+        supportedProtocols: member.classicMemberMetadata.supportedProtocols.map(({ name, metadata }) => ({ name, metadata })),
+      },
     },
   };
 }

@@ -13,6 +13,27 @@ export enum MemberState {
   UNKNOWN = 127,
 }
 
+/**
+ * ClassicMemberMetadata of the ConsumerGroupMemberMetadata record: a member that joined a consumer group
+ * with JoinGroup (the classic protocol) keeps its session timeout and its protocols (each with its
+ * ConsumerProtocol subscription bytes); null for a member of the consumer protocol.
+ */
+export interface ClassicMemberMetadata {
+  readonly sessionTimeoutMs: number;
+  readonly supportedProtocols: ReadonlyArray<{ readonly name: string; readonly metadata: Uint8Array }>;
+}
+
+/** group.consumer.migration.policy (ConsumerGroupMigrationPolicy): which online conversions are allowed. */
+export type ConsumerGroupMigrationPolicy = 'bidirectional' | 'upgrade' | 'downgrade' | 'disabled';
+
+export function isUpgradeEnabled(policy: ConsumerGroupMigrationPolicy): boolean {
+  return policy === 'bidirectional' || policy === 'upgrade';
+}
+
+export function isDowngradeEnabled(policy: ConsumerGroupMigrationPolicy): boolean {
+  return policy === 'bidirectional' || policy === 'downgrade';
+}
+
 /** Assigned partitions with the epoch each was assigned at: topic id → partition → assignment epoch. */
 export type PartitionEpochs = ReadonlyMap<string, ReadonlyMap<number, number>>;
 

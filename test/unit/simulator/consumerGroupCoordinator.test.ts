@@ -99,13 +99,13 @@ describe('the coordinator runs KIP-848 consumer groups beside classic ones', () 
     assert.deepEqual(ask(sim, bound(sim).listGroups, {}).groups, []);
   });
 
-  it('keeps the two protocols apart: each refuses the other\'s group id', () => {
+  it('serves a classic JoinGroup inside a consumer group (KIP-394 first) and describes only groups of its type', () => {
     join(sim, 'member-a');
     const classicJoin = ask(sim, bound(sim).joinGroup, {
       groupId: GROUP, memberId: '', groupInstanceId: null, protocolType: 'consumer', sessionTimeoutMs: 10000, rebalanceTimeoutMs: 30000,
       clientId: 'classic', clientHost: '/127.0.0.1', protocols: [{ name: 'range', metadata: { topics: ['orders'], ownedPartitions: [], generationId: -1 } }],
     });
-    assert.notEqual(classicJoin.errorCode, 'NONE');
+    assert.equal(classicJoin.errorCode, 'MEMBER_ID_REQUIRED');
     const described = ask(sim, bound(sim).consumerGroupDescribe, ['nobody', GROUP]);
     assert.equal(described[0].errorCode, errorCodeOf('GROUP_ID_NOT_FOUND'));
     assert.equal(described[1].groupState, 'Stable');
@@ -120,7 +120,10 @@ describe('the coordinator runs KIP-848 consumer groups beside classic ones', () 
     assert.equal(fetched.topics[0].partitions[0].committedOffset, 7);
   });
 
-  it('refuses a consumer-group heartbeat for a classic group that has members', () => {
+  it('refuses a consumer-group heartbeat for a classic group that has members when the migration policy forbids the upgrade', () => {
+    sim.dispose();
+    sim = new Simulation({ coordinator: { consumerGroupMigrationPolicy: 'disabled' } });
+    sim.createTopic('orders', 3);
     sim.addConsumer({ groupId: GROUP, topics: ['orders'] });
     sim.advance(10000);
     const response = join(sim, 'member-a');
