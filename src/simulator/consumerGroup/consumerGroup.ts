@@ -48,9 +48,13 @@ export function computePreferredServerAssignor(members: Iterable<ConsumerGroupMe
 }
 
 export class ConsumerGroup {
-  groupEpoch = 0;
+  /**
+   * A new group starts at group epoch 1 with an empty target assignment at epoch 1 (KAFKA-20268, Kafka 4.3), so
+   * its first bump, the first member's join, gives epoch 2: epoch 0 stays the joining member's.
+   */
+  groupEpoch = 1;
   metadataHash = 0n;
-  assignmentEpoch = 0;
+  assignmentEpoch = 1;
   assignmentTimestamp = 0;
   state: ConsumerGroupState = 'Empty';
   /** Whether the next heartbeat must recompute the metadata hash (a subscribed topic changed). */

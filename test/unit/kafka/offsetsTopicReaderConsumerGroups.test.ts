@@ -78,7 +78,7 @@ describe('OffsetsTopicReader: KIP-848 consumer-group records', () => {
     assert.deepEqual(events.map((e) => e.time - 1_700_000_000_000), change.events.map((e) => e.time));
     assert.deepEqual(transport.nameLookups, [[...TOPIC_NAMES.keys()]]);
     assert.ok(events.some((e) => e.assignments?.some((a) => a.assigned.some((tp) => tp.topic === 'foo'))));
-    assert.equal(reader.generation(TIMELINE_GROUP), 4);
+    assert.equal(reader.generation(TIMELINE_GROUP), 5);
   });
 
   it('shows topic ids when the names cannot be had, and asks only once', async () => {

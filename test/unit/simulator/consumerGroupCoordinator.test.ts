@@ -66,13 +66,13 @@ describe('the coordinator runs KIP-848 consumer groups beside classic ones', () 
     const before = offsetsPartitionEnd(sim, GROUP);
     const response = join(sim, 'member-a');
     assert.equal(response.errorCode, 0);
-    assert.equal(response.memberEpoch, 1);
+    assert.equal(response.memberEpoch, 2);
     assert.equal(response.assignment?.topicPartitions.flatMap((t) => t.partitions).length, 3);
     const listed = ask(sim, bound(sim).listGroups, {});
     assert.deepEqual(listed.groups, [{ groupId: GROUP, protocolType: 'consumer', groupState: 'Stable', groupType: 'consumer' }]);
     assert.ok(offsetsPartitionEnd(sim, GROUP) > before, 'no record reached __consumer_offsets');
     assert.ok(sim.events.forGroup(GROUP).some((event) => event.kind === 'member-joined'));
-    assert.equal(sim.coordinator.consumerGroup(GROUP)?.members.get('member-a')?.memberEpoch, 1);
+    assert.equal(sim.coordinator.consumerGroup(GROUP)?.members.get('member-a')?.memberEpoch, 2);
   });
 
   it('validates the member epoch of an OffsetCommit and refuses an admin commit while the group has members', () => {
@@ -80,7 +80,7 @@ describe('the coordinator runs KIP-848 consumer groups beside classic ones', () 
     assert.equal(commit(sim, 'member-a', 0), 'STALE_MEMBER_EPOCH');
     assert.equal(commit(sim, 'member-b', 1), 'UNKNOWN_MEMBER_ID');
     assert.equal(commit(sim, '', -1), 'UNKNOWN_MEMBER_ID');
-    assert.equal(commit(sim, 'member-a', 1), 'NONE');
+    assert.equal(commit(sim, 'member-a', 2), 'NONE');
     const fetched = ask(sim, bound(sim).offsetFetch, { groupId: GROUP, topics: null });
     assert.equal(fetched.topics[0].partitions[0].committedOffset, 7);
   });
@@ -133,31 +133,31 @@ describe('the coordinator runs KIP-848 consumer groups beside classic ones', () 
 
   it('reassigns when a subscribed topic is created after the join', () => {
     const first = join(sim, 'member-a');
-    assert.equal(first.memberEpoch, 1);
+    assert.equal(first.memberEpoch, 2);
     sim.createTopic('later', 2);
-    const response = heartbeat(sim, heartbeatRequest({ groupId: GROUP, memberId: 'member-a', memberEpoch: 1, subscribedTopicNames: ['orders', 'later'] }));
+    const response = heartbeat(sim, heartbeatRequest({ groupId: GROUP, memberId: 'member-a', memberEpoch: 2, subscribedTopicNames: ['orders', 'later'] }));
     assert.equal(response.errorCode, 0);
-    assert.equal(response.memberEpoch, 2);
+    assert.equal(response.memberEpoch, 3);
     assert.equal(response.assignment?.topicPartitions.flatMap((t) => t.partitions).length, 5);
   });
 
   it('is described for the views with the fields KafkaSource gives a real consumer group', () => {
     join(sim, 'member-a');
-    assert.equal(commit(sim, 'member-a', 1), 'NONE');
+    assert.equal(commit(sim, 'member-a', 2), 'NONE');
     const detail = describeSimGroup(sim, GROUP);
     assert.equal(detail.groupType, 'consumer');
     assert.equal(detail.protocolType, 'consumer');
     assert.equal(detail.state, 'Stable');
-    assert.equal(detail.generation, 1);
+    assert.equal(detail.generation, 2);
     assert.equal(detail.assignor, 'uniform');
     assert.equal(detail.memberCount, 1);
     const [member] = detail.members;
-    assert.equal(member.memberEpoch, 1);
+    assert.equal(member.memberEpoch, 2);
     assert.equal(member.clientHost, '/127.0.0.1');
     assert.deepEqual(member.targetAssignment, member.assignment);
     assert.equal(member.assignment.length, 3);
     assert.deepEqual(detail.offsets.map((row) => [row.partition, row.ownerMemberId, row.committedOffset]), [[0, 'member-a', 7], [1, 'member-a', null], [2, 'member-a', null]]);
-    assert.equal(detail.consumerGroup?.assignmentEpoch, 1);
+    assert.equal(detail.consumerGroup?.assignmentEpoch, 2);
     assert.equal(detail.consumerGroup?.members[0].reconciling, false);
     assert.deepEqual(listSimGroups(sim).map((g) => [g.groupId, g.groupType, g.state, g.memberCount]), [[GROUP, 'consumer', 'Stable', 1]]);
   });

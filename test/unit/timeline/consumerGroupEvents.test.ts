@@ -25,15 +25,15 @@ describe('timeline/consumerGroupEvents (KIP-848 records → events)', () => {
 
   it('gives each member\'s epoch steps and the time it took to reach each target (a slow revoker included)', () => {
     assert.deepEqual(convergence(change.events), [
-      ['m1', 1, 0], // alone: converged in the batch of its join
-      ['m1', 2, 6000], // told at 2000 to revoke foo-3..5, acknowledged at 7000; target written at 1000
-      ['m2', 2, 7000], // waited for m1's partitions, got them on its next heartbeat at 8000
-      ['m1', 3, 600],
-      ['m2', 3, 1100],
-      ['m3', 3, 2000],
+      ['m1', 2, 0], // alone: converged in the batch of its join
+      ['m1', 3, 6000], // told at 2000 to revoke foo-3..5, acknowledged at 7000; target written at 1000
+      ['m2', 3, 7000], // waited for m1's partitions, got them on its next heartbeat at 8000
+      ['m1', 4, 600],
+      ['m2', 4, 1100],
+      ['m3', 4, 2000],
     ]);
     const steps = change.events.filter((e) => e.kind === 'assignment-changed' && e.memberId === 'm1').map((e) => [e.time, e.reconciliation?.memberEpoch, e.reconciliation?.state]);
-    assert.deepEqual(steps, [[0, 1, 'stable'], [2000, 1, 'unrevoked-partitions'], [7000, 2, 'stable'], [10500, 2, 'unrevoked-partitions'], [10600, 3, 'stable']]);
+    assert.deepEqual(steps, [[0, 2, 'stable'], [2000, 2, 'unrevoked-partitions'], [7000, 3, 'stable'], [10500, 3, 'unrevoked-partitions'], [10600, 4, 'stable']]);
   });
 
   it('shows what a member still has to revoke and what it waits for, and what each step revoked and assigned', () => {
@@ -45,7 +45,7 @@ describe('timeline/consumerGroupEvents (KIP-848 records → events)', () => {
     assert.deepEqual(step(2000, 'm1')?.assignments, [{ memberId: 'm1', groupInstanceId: null, revoked: [], assigned: [] }]);
     assert.deepEqual(step(7000, 'm1')?.assignments, [{ memberId: 'm1', groupInstanceId: null, revoked: foo(3, 4, 5), assigned: [] }]);
     assert.deepEqual(step(8000, 'm2')?.assignments, [{ memberId: 'm2', groupInstanceId: null, revoked: [], assigned: foo(3, 4, 5) }]);
-    const target = change.events.find((e) => e.kind === 'sync-completed' && e.generation === 3);
+    const target = change.events.find((e) => e.kind === 'sync-completed' && e.generation === 4);
     assert.deepEqual(target?.assignments?.map((a) => [a.memberId, a.revoked, a.assigned]), [['m1', foo(2), []], ['m2', foo(5), []], ['m3', [], foo(2, 5)]]);
   });
 
@@ -60,13 +60,13 @@ describe('timeline/consumerGroupEvents (KIP-848 records → events)', () => {
     // Only the causes differ: the records do not say why a member left.
     const left = read.find((e) => e.kind === 'member-left');
     assert.match(left?.cause ?? '', /left the group or was fenced/);
-    assert.match(read.find((e) => e.kind === 'rebalance-started' && e.generation === 3)?.cause ?? '', /member m3 joined; group epoch bumped to 3/);
+    assert.match(read.find((e) => e.kind === 'rebalance-started' && e.generation === 4)?.cause ?? '', /member m3 joined; group epoch bumped to 4/);
   });
 
   it('starts from the records compaction left (the first batches gone) without inventing a convergence', () => {
     const read = readBack(change.batches.filter((batch) => batch.time >= 7000));
-    // Epoch 2's target (written at 1000) is gone: the steps that reached it have no measurable time.
-    assert.deepEqual(convergence(read), [['m1', 3, 600], ['m2', 3, 1100], ['m3', 3, 2000]]);
+    // Epoch 3's target (written at 1000) is gone: the steps that reached it have no measurable time.
+    assert.deepEqual(convergence(read), [['m1', 4, 600], ['m2', 4, 1100], ['m3', 4, 2000]]);
   });
 
   it('names unknown topic ids by their id, and a group deletion ends in Dead and forgets the group', () => {

@@ -42,17 +42,17 @@ export function membershipChange(): MembershipChange {
   at(0, { groupId, memberId: 'm1', ...join });
   assignor.prepare({ m1: [[fooTopicId, [0, 1, 2]]], m2: [[fooTopicId, [3, 4, 5]]] });
   at(1000, { groupId, memberId: 'm2', ...join });
-  at(2000, { groupId, memberId: 'm1', memberEpoch: 1, topicPartitions: owned([0, 1, 2, 3, 4, 5]) }); // told to revoke 3-5
-  at(3000, { groupId, memberId: 'm2', memberEpoch: 2, topicPartitions: [] }); // still waiting for them
-  at(7000, { groupId, memberId: 'm1', memberEpoch: 1, topicPartitions: owned([0, 1, 2]) }); // slow to revoke: 5 s after the target
-  at(8000, { groupId, memberId: 'm2', memberEpoch: 2, topicPartitions: [] });
+  at(2000, { groupId, memberId: 'm1', memberEpoch: 2, topicPartitions: owned([0, 1, 2, 3, 4, 5]) }); // told to revoke 3-5
+  at(3000, { groupId, memberId: 'm2', memberEpoch: 3, topicPartitions: [] }); // still waiting for them
+  at(7000, { groupId, memberId: 'm1', memberEpoch: 2, topicPartitions: owned([0, 1, 2]) }); // slow to revoke: 5 s after the target
+  at(8000, { groupId, memberId: 'm2', memberEpoch: 3, topicPartitions: [] });
   assignor.prepare({ m1: [[fooTopicId, [0, 1]]], m2: [[fooTopicId, [3, 4]]], m3: [[fooTopicId, [2, 5]]] });
   at(10000, { groupId, memberId: 'm3', ...join });
-  at(10500, { groupId, memberId: 'm1', memberEpoch: 2, topicPartitions: owned([0, 1, 2]) });
-  at(10600, { groupId, memberId: 'm1', memberEpoch: 2, topicPartitions: owned([0, 1]) });
-  at(11000, { groupId, memberId: 'm2', memberEpoch: 2, topicPartitions: owned([3, 4, 5]) });
-  at(11100, { groupId, memberId: 'm2', memberEpoch: 2, topicPartitions: owned([3, 4]) });
-  at(12000, { groupId, memberId: 'm3', memberEpoch: 3, topicPartitions: [] });
+  at(10500, { groupId, memberId: 'm1', memberEpoch: 3, topicPartitions: owned([0, 1, 2]) });
+  at(10600, { groupId, memberId: 'm1', memberEpoch: 3, topicPartitions: owned([0, 1]) });
+  at(11000, { groupId, memberId: 'm2', memberEpoch: 3, topicPartitions: owned([3, 4, 5]) });
+  at(11100, { groupId, memberId: 'm2', memberEpoch: 3, topicPartitions: owned([3, 4]) });
+  at(12000, { groupId, memberId: 'm3', memberEpoch: 4, topicPartitions: [] });
   assignor.prepare({ m1: [[fooTopicId, [0, 1, 2]]], m3: [[fooTopicId, [3, 4, 5]]] });
   at(15000, { groupId, memberId: 'm2', memberEpoch: -1 }); // leaves
   return { batches, events: context.events };

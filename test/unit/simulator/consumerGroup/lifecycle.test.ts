@@ -72,7 +72,7 @@ describe('KIP-848 member lifecycle (Kafka GroupMetadataManagerTest)', () => {
   it('static member: -2 keeps its partitions, the rejoin replaces it from epoch 0 and inherits its assignment', () => {
     const context = engineContext({ topics });
     const first = context.heartbeat({ groupId, memberId: 'a1', instanceId: 'instance-a', ...join });
-    assert.equal(first.response.memberEpoch, 1);
+    assert.equal(first.response.memberEpoch, 2);
     const refused = context.handler.heartbeat({ apiVersion: 1, clientId: 'c', clientHost: '/127.0.0.1' }, {
       groupId, memberId: 'a2', memberEpoch: 0, instanceId: 'instance-a', rackId: null, rebalanceTimeoutMs: 5000,
       subscribedTopicNames: ['foo', 'bar'], subscribedTopicRegex: null, serverAssignor: null, topicPartitions: [],
@@ -83,15 +83,15 @@ describe('KIP-848 member lifecycle (Kafka GroupMetadataManagerTest)', () => {
     assert.equal(leave.response.memberEpoch, -2);
     assert.deepEqual(recordTypes(leave.records), ['ConsumerGroupCurrentMemberAssignment']);
     assert.equal(lastCurrentAssignment(leave.records).memberEpoch, -2);
-    assert.equal(context.handler.group(groupId)?.groupEpoch, 1);
+    assert.equal(context.handler.group(groupId)?.groupEpoch, 2);
 
     const rejoin = context.heartbeat({ groupId, memberId: 'a2', instanceId: 'instance-a', ...join });
     assert.deepEqual(recordTypes(rejoin.records), [
       'ConsumerGroupCurrentMemberAssignment tombstone', 'ConsumerGroupTargetAssignmentMember tombstone', 'ConsumerGroupMemberMetadata tombstone',
       'ConsumerGroupMemberMetadata', 'ConsumerGroupTargetAssignmentMember', 'ConsumerGroupCurrentMemberAssignment', 'ConsumerGroupCurrentMemberAssignment',
     ]);
-    // Same subscription: no new group epoch; the new member takes the old one's partitions at epoch 1.
-    assert.equal(rejoin.response.memberEpoch, 1);
+    // Same subscription: no new group epoch; the new member takes the old one's partitions at epoch 2.
+    assert.equal(rejoin.response.memberEpoch, 2);
     assert.deepEqual(responseAssignment(rejoin.response), sortedTopics([[fooTopicId, [0, 1, 2, 3, 4, 5]], [barTopicId, [0, 1, 2]]]));
     const group = context.handler.group(groupId);
     assert.deepEqual([...(group?.members.keys() ?? [])], ['a2']);
@@ -106,14 +106,14 @@ describe('KIP-848 member lifecycle (Kafka GroupMetadataManagerTest)', () => {
     const key = consumerGroupSessionTimeoutKey(groupId, 'm1');
     assert.equal(context.timer.deadline(key), 45000);
     context.timer.advance(20000);
-    context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 1 });
+    context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 2 });
     assert.equal(context.timer.deadline(key), 65000);
     context.timer.advance(44999);
     assert.equal(context.handler.group(groupId)?.members.size, 1);
     context.timer.advance(1);
     const group = context.handler.group(groupId);
     assert.equal(group?.members.size, 0);
-    assert.equal(group?.groupEpoch, 2);
+    assert.equal(group?.groupEpoch, 3);
     assert.equal(group?.state, 'Empty');
     const expired = context.events.find((event) => event.kind === 'member-expired');
     assert.equal(expired?.cause, 'Member m1 fenced from the group because the member session expired.');
@@ -125,26 +125,26 @@ describe('KIP-848 member lifecycle (Kafka GroupMetadataManagerTest)', () => {
     context.heartbeat({ groupId, memberId: 'm1', ...fooJoin });
     context.timer.advance(1000);
     const second = context.heartbeat({ groupId, memberId: 'm2', ...fooJoin });
-    assert.equal(second.response.memberEpoch, 2);
-    const revoking = context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 1 });
-    assert.equal(revoking.response.memberEpoch, 1);
+    assert.equal(second.response.memberEpoch, 3);
+    const revoking = context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 2 });
+    assert.equal(revoking.response.memberEpoch, 2);
     assert.equal(lastCurrentAssignment(revoking.records).state, MemberState.UNREVOKED_PARTITIONS);
     const key = consumerGroupRebalanceTimeoutKey(groupId, 'm1');
     assert.equal(context.timer.deadline(key), 13000);
     // Member 2 keeps heartbeating; member 1 never acknowledges.
     for (let time = 1000; time + 5000 < 13000; time += 5000) {
       context.timer.advance(5000);
-      context.heartbeat({ groupId, memberId: 'm2', memberEpoch: 2 });
+      context.heartbeat({ groupId, memberId: 'm2', memberEpoch: 3 });
     }
     assert.equal(context.handler.group(groupId)?.members.size, 2);
     context.timer.advance(2000);
     const group = context.handler.group(groupId);
     assert.deepEqual([...(group?.members.keys() ?? [])], ['m2']);
-    assert.equal(group?.groupEpoch, 3);
+    assert.equal(group?.groupEpoch, 4);
     const fenced = context.events.find((event) => event.kind === 'poll-timeout');
-    assert.equal(fenced?.cause, 'Member m1 fenced from the group because it failed to transition from epoch 1 within 12000ms.');
-    const last = context.heartbeat({ groupId, memberId: 'm2', memberEpoch: 2 });
-    assert.equal(last.response.memberEpoch, 3);
+    assert.equal(fenced?.cause, 'Member m1 fenced from the group because it failed to transition from epoch 2 within 12000ms.');
+    const last = context.heartbeat({ groupId, memberId: 'm2', memberEpoch: 3 });
+    assert.equal(last.response.memberEpoch, 4);
     assert.deepEqual(responseAssignment(last.response), [[fooTopicId, [0, 1, 2]]]);
   });
 
@@ -156,12 +156,12 @@ describe('KIP-848 member lifecycle (Kafka GroupMetadataManagerTest)', () => {
     const m2Before = group?.member('m2');
     assert.equal(m2Before?.state, MemberState.UNRELEASED_PARTITIONS);
     assert.equal(m2Before?.assignedPartitions.size, 0);
-    const m1 = context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 1 });
+    const m1 = context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 2 });
     const kept = responseAssignment(m1.response) ?? [];
     // Member 2 gets nothing until member 1 reports the revocation done.
-    assert.equal(responseAssignment(context.heartbeat({ groupId, memberId: 'm2', memberEpoch: 2 }).response), null);
-    context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 1, topicPartitions: kept.map(([topicId, partitions]) => ({ topicId, partitions })) });
-    const m2 = context.heartbeat({ groupId, memberId: 'm2', memberEpoch: 2 });
+    assert.equal(responseAssignment(context.heartbeat({ groupId, memberId: 'm2', memberEpoch: 3 }).response), null);
+    context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 2, topicPartitions: kept.map(([topicId, partitions]) => ({ topicId, partitions })) });
+    const m2 = context.heartbeat({ groupId, memberId: 'm2', memberEpoch: 3 });
     const all = [...kept, ...(responseAssignment(m2.response) ?? [])].flatMap(([topicId, partitions]) => partitions.map((p) => `${topicId}-${p}`));
     assert.equal(new Set(all).size, 9);
     assert.equal(all.length, 9);

@@ -11,14 +11,14 @@ const groupId = 'fooup';
 
 /** GroupMetadataManagerTest's consumer-group cases (Kafka 4.4), with their expected epochs, states and assignments. */
 describe('KIP-848 consumer group heartbeat (Kafka GroupMetadataManagerTest)', () => {
-  it('testMemberJoinsEmptyConsumerGroup: epoch 1, the whole assignment, Kafka\'s records in order', () => {
+  it('testMemberJoinsEmptyConsumerGroup: epoch 2 (a new group starts at 1), the whole assignment, Kafka\'s records in order', () => {
     const context = engineContext({ topics });
     const { response, records } = context.heartbeat({
       groupId, memberId: 'member-1', memberEpoch: 0, rebalanceTimeoutMs: 5000, serverAssignor: 'range',
       subscribedTopicNames: ['foo', 'bar'], topicPartitions: [],
     });
     assert.equal(response.errorCode, 0);
-    assert.equal(response.memberEpoch, 1);
+    assert.equal(response.memberEpoch, 2);
     assert.equal(response.heartbeatIntervalMs, 5000);
     assert.deepEqual(responseAssignment(response), sortedTopics([[fooTopicId, [0, 1, 2, 3, 4, 5]], [barTopicId, [0, 1, 2]]]));
     assert.deepEqual(recordTypes(records), [
@@ -26,9 +26,9 @@ describe('KIP-848 consumer group heartbeat (Kafka GroupMetadataManagerTest)', ()
       'ConsumerGroupTargetAssignmentMetadata', 'ConsumerGroupCurrentMemberAssignment',
     ]);
     const current = lastCurrentAssignment(records);
-    assert.deepEqual([current.memberEpoch, current.previousMemberEpoch, current.state], [1, 0, MemberState.STABLE]);
+    assert.deepEqual([current.memberEpoch, current.previousMemberEpoch, current.state], [2, 0, MemberState.STABLE]);
     assert.equal(context.handler.group(groupId)?.state, 'Stable');
-    assert.equal(context.handler.group(groupId)?.assignmentEpoch, 1);
+    assert.equal(context.handler.group(groupId)?.assignmentEpoch, 2);
   });
 
   it('testReconciliationProcess: revoke before assign, epochs advance one member at a time', () => {
@@ -145,7 +145,7 @@ describe('KIP-848 consumer group heartbeat (Kafka GroupMetadataManagerTest)', ()
       subscribedTopicRegex: null, serverAssignor: null, topicPartitions: [],
     });
     assert.equal(response.errorCode, errorCodeOf('UNKNOWN_SERVER_ERROR'));
-    assert.equal(response.errorMessage, 'Failed to compute a new target assignment for epoch 1: Assignment failed.');
+    assert.equal(response.errorMessage, 'Failed to compute a new target assignment for epoch 2: Assignment failed.');
     assert.equal(context.written.length, 0);
     assert.equal(context.handler.group(groupId), undefined);
   });

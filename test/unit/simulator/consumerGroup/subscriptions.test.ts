@@ -39,7 +39,7 @@ describe('KIP-848 regex subscriptions and topic changes', () => {
   it('resolves a regex after the join (Kafka resolves asynchronously), then again when a matching topic is created', () => {
     const context = engineContext({ topics: [{ topicId: fooTopicId, name: 'foo', numPartitions: 2 }, { topicId: barTopicId, name: 'bar', numPartitions: 2 }] });
     const joined = context.heartbeat({ groupId, memberId: 'm1', ...join, subscribedTopicRegex: 'f.*' });
-    assert.equal(joined.response.memberEpoch, 1);
+    assert.equal(joined.response.memberEpoch, 2);
     assert.deepEqual(responseAssignment(joined.response), []);
     assert.ok(context.timer.isScheduled(consumerGroupRegexResolutionKey(groupId)));
 
@@ -48,19 +48,19 @@ describe('KIP-848 regex subscriptions and topic changes', () => {
     assert.deepEqual(recordTypes(resolution), ['ConsumerGroupRegularExpression', 'ConsumerGroupMetadata']);
     assert.deepEqual(resolution[0].value !== null && 'topics' in resolution[0].value ? resolution[0].value.topics : null, ['foo']);
     const group = context.handler.group(groupId);
-    assert.equal(group?.groupEpoch, 2);
+    assert.equal(group?.groupEpoch, 3);
     assert.equal(group?.state, 'Assigning');
 
-    const assigned = context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 1 });
-    assert.equal(assigned.response.memberEpoch, 2);
+    const assigned = context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 2 });
+    assert.equal(assigned.response.memberEpoch, 3);
     assert.deepEqual(responseAssignment(assigned.response), [[fooTopicId, [0, 1]]]);
 
     context.image.put({ topicId: zarTopicId, name: 'fzar', numPartitions: 1 });
     context.handler.onTopicsChanged(['fzar']);
     context.timer.advance(0);
-    assert.equal(group?.groupEpoch, 3);
-    const grown = context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 2 });
-    assert.equal(grown.response.memberEpoch, 3);
+    assert.equal(group?.groupEpoch, 4);
+    const grown = context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 3 });
+    assert.equal(grown.response.memberEpoch, 4);
     assert.deepEqual(responseAssignment(grown.response), [[fooTopicId, [0, 1]], [zarTopicId, [0]]].sort(([a], [b]) => String(a).localeCompare(String(b))));
   });
 
@@ -86,7 +86,7 @@ describe('KIP-848 regex subscriptions and topic changes', () => {
     context.heartbeat({ groupId, memberId: 'a1', instanceId: 'i', ...join, subscribedTopicNames: ['foo'] });
     context.heartbeat({ groupId, memberId: 'a1', instanceId: 'i', memberEpoch: -2 });
     const rejoin = context.heartbeat({ groupId, memberId: 'a2', instanceId: 'i', ...join, subscribedTopicNames: ['bar'] });
-    assert.equal(rejoin.response.memberEpoch, 2);
+    assert.equal(rejoin.response.memberEpoch, 3);
     // It keeps nothing of foo: the revocation is immediate because a rejoining member owns nothing.
     assert.deepEqual(responseAssignment(rejoin.response), [[barTopicId, [0, 1]]]);
   });
@@ -108,13 +108,13 @@ describe('KIP-848 regex subscriptions and topic changes', () => {
     context.heartbeat({ groupId, memberId: 'm1', ...join, subscribedTopicNames: ['foo'] });
     context.image.put({ topicId: fooTopicId, name: 'foo', numPartitions: 4 });
     context.handler.onTopicsChanged(['foo']);
-    const next = context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 1 });
-    assert.equal(next.response.memberEpoch, 2);
+    const next = context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 2 });
+    assert.equal(next.response.memberEpoch, 3);
     assert.deepEqual(responseAssignment(next.response), [[fooTopicId, [0, 1, 2, 3]]]);
     // A change to a topic nobody subscribes to changes nothing.
     context.image.put({ topicId: barTopicId, name: 'bar', numPartitions: 1 });
     context.handler.onTopicsChanged(['bar']);
-    assert.deepEqual(context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 2 }).records, []);
+    assert.deepEqual(context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 3 }).records, []);
   });
 
   it('a subscribed topic that is created later reaches the target assignment', () => {
@@ -122,8 +122,8 @@ describe('KIP-848 regex subscriptions and topic changes', () => {
     context.heartbeat({ groupId, memberId: 'm1', ...join, subscribedTopicNames: ['foo', 'bar'] });
     context.image.put({ topicId: barTopicId, name: 'bar', numPartitions: 2 });
     context.handler.onTopicsChanged(['bar']);
-    const next = context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 1 });
-    assert.equal(next.response.memberEpoch, 2);
+    const next = context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 2 });
+    assert.equal(next.response.memberEpoch, 3);
     assert.deepEqual(responseAssignment(next.response), [[fooTopicId, [0]], [barTopicId, [0, 1]]].sort(([a], [b]) => String(a).localeCompare(String(b))));
   });
 });
@@ -136,12 +136,12 @@ describe('KIP-848 assignment batching, describe and replay', () => {
     context.timer.advance(500);
     const early = context.heartbeat({ groupId, memberId: 'm2', ...join, subscribedTopicNames: ['foo'] });
     const group = context.handler.group(groupId);
-    assert.deepEqual([group?.groupEpoch, group?.assignmentEpoch, group?.state], [2, 1, 'Assigning']);
-    assert.equal(early.response.memberEpoch, 1);
+    assert.deepEqual([group?.groupEpoch, group?.assignmentEpoch, group?.state], [3, 2, 'Assigning']);
+    assert.equal(early.response.memberEpoch, 2);
     assert.deepEqual(responseAssignment(early.response), []);
     context.timer.advance(500);
-    const later = context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 1 });
-    assert.equal(group?.assignmentEpoch, 2);
+    const later = context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 2 });
+    assert.equal(group?.assignmentEpoch, 3);
     assert.deepEqual(responseAssignment(later.response), [[fooTopicId, [0, 1]]]);
   });
 
@@ -150,9 +150,9 @@ describe('KIP-848 assignment batching, describe and replay', () => {
     context.heartbeat({ groupId, memberId: 'm1', ...join, subscribedTopicNames: ['foo'], instanceId: 'i1', rackId: 'r1' });
     const [described, unknown] = context.handler.consumerGroupDescribe([groupId, 'nope']);
     assert.equal(described.groupState, 'Stable');
-    assert.deepEqual([described.groupEpoch, described.assignmentEpoch, described.assignorName], [1, 1, 'uniform']);
+    assert.deepEqual([described.groupEpoch, described.assignmentEpoch, described.assignorName], [2, 2, 'uniform']);
     assert.deepEqual(described.members.map((m) => [m.memberId, m.instanceId, m.rackId, m.memberEpoch, m.clientId, m.clientHost, m.memberType]),
-      [['m1', 'i1', 'r1', 1, 'client', '/127.0.0.1', 1]]);
+      [['m1', 'i1', 'r1', 2, 'client', '/127.0.0.1', 1]]);
     assert.deepEqual(described.members[0].assignment.topicPartitions, [{ topicId: fooTopicId, topicName: 'foo', partitions: [0, 1] }]);
     assert.deepEqual(described.members[0].targetAssignment.topicPartitions, [{ topicId: fooTopicId, topicName: 'foo', partitions: [0, 1] }]);
     assert.equal(unknown.errorCode, errorCodeOf('GROUP_ID_NOT_FOUND'));
@@ -163,7 +163,7 @@ describe('KIP-848 assignment batching, describe and replay', () => {
     const context = engineContext({ topics });
     context.heartbeat({ groupId, memberId: 'm1', ...join, subscribedTopicNames: ['foo', 'bar'] });
     context.heartbeat({ groupId, memberId: 'm2', ...join, subscribedTopicNames: ['foo'], instanceId: 'i2' });
-    context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 1 });
+    context.heartbeat({ groupId, memberId: 'm1', memberEpoch: 2 });
     const copy = engineContext({ topics, seed: context.written.flat() });
     assert.deepEqual(copy.handler.consumerGroupDescribe([groupId]), context.handler.consumerGroupDescribe([groupId]));
     assert.ok(copy.handler instanceof ConsumerGroupHeartbeatHandler);

@@ -33,7 +33,7 @@ describe('simulator Kafka server: KIP-848 consumer groups', function () {
     const joined = await codecExchange(port, ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse, 1, joinRequest('wire-member-0000000000'));
     assert.equal(joined.errorCode, 0, joined.errorMessage ?? '');
     assert.equal(joined.memberId, 'wire-member-0000000000');
-    assert.equal(joined.memberEpoch, 1);
+    assert.equal(joined.memberEpoch, 2);
     assert.equal(joined.heartbeatIntervalMs, 5000);
     assert.deepEqual(joined.assignment?.topicPartitions.map((t) => t.partitions), [[0, 1, 2]]);
 
@@ -41,7 +41,7 @@ describe('simulator Kafka server: KIP-848 consumer groups', function () {
     const [group, missing] = described.groups;
     assert.equal(group.errorCode, 0);
     assert.equal(group.groupState, 'Stable');
-    assert.equal(group.groupEpoch, 1);
+    assert.equal(group.groupEpoch, 2);
     assert.equal(group.members[0].clientId, 'codec-test');
     assert.equal(group.members[0].clientHost, '/127.0.0.1');
     assert.equal(missing.errorCode, errorCodeOf('GROUP_ID_NOT_FOUND'));

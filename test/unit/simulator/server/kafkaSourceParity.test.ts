@@ -155,7 +155,7 @@ describe('KafkaSource over the simulator server', function () {
     const [billing, ledger, reports] = engineView.details;
     assert.equal(ledger.groupType, 'consumer');
     assert.equal(ledger.members[0].groupInstanceId, 'ledger-1');
-    assert.equal(ledger.members[0].memberEpoch, 1);
+    assert.equal(ledger.members[0].memberEpoch, 2);
     assert.equal(ledger.consumerGroup?.assignorName, 'uniform');
     assert.deepEqual(billing.members.map((m) => m.clientId).sort(), ['billing-a', 'billing-b', 'billing-static']);
     assert.equal(billing.members.find((m) => m.clientId === 'billing-static')?.groupInstanceId, 'billing-static-1');
