@@ -8,6 +8,7 @@ import { ClusterTopicImage } from './consumerGroupSeams';
 import type { AssignorName, ConsumerSpec, ProducerSpec, SimulatedConsumerInfo, SimulatorControl } from './control';
 import { GroupCoordinator, type CoordinatorConfig } from './coordinator';
 import { CONSUMER_DEFAULTS, SimulatedConsumer, type ConsumerConfig } from './consumer';
+import { groupProtocolIssues } from './consumerConfig';
 import { EventLog } from './eventLog';
 import { offsetsPartitionFor } from '../protocol/offsetsPartition';
 import { SimulatedProducer, type ProducerConfig } from './producer';
@@ -100,7 +101,7 @@ export class Simulation implements SimulatorControl {
     if (this.consumers.has(id)) {
       throw new Error(`A consumer with handle "${id}" already exists`);
     }
-    const consumer = new SimulatedConsumer(id, config, { clock: this.clock, cluster: this.cluster, coordinator: this.coordinator, events: this.events });
+    const consumer = new SimulatedConsumer(id, config, { clock: this.clock, cluster: this.cluster, coordinator: this.coordinator, events: this.events, random: this.random });
     this.consumers.set(id, consumer);
     consumer.start();
     return this.info(consumer);
@@ -232,14 +233,20 @@ export class Simulation implements SimulatorControl {
     if (typeof spec.groupId !== 'string' || spec.groupId.length === 0) {
       throw new Error('Consumer spec needs a non-empty groupId');
     }
-    if (!Array.isArray(spec.topics) || spec.topics.length === 0) {
+    const protocolIssue = groupProtocolIssues(spec)[0];
+    if (protocolIssue !== undefined) {
+      throw new Error(`Consumer of group "${spec.groupId}": ${protocolIssue.field}: ${protocolIssue.message}`);
+    }
+    const groupProtocol = spec.groupProtocol ?? 'classic';
+    const topics = spec.topics ?? [];
+    if (groupProtocol === 'classic' && topics.length === 0) {
       throw new Error(`Consumer of group "${spec.groupId}" needs at least one topic`);
     }
-    for (const topic of spec.topics) {
+    for (const topic of topics) {
       this.cluster.requireTopic(topic);
     }
-    const assignors = spec.assignors ?? CONSUMER_DEFAULTS.assignors;
-    if (!Array.isArray(assignors) || assignors.length === 0) {
+    const assignors = groupProtocol === 'consumer' ? [] : spec.assignors ?? CONSUMER_DEFAULTS.assignors;
+    if (!Array.isArray(assignors) || (groupProtocol === 'classic' && assignors.length === 0)) {
       throw new Error('assignors must be a non-empty list');
     }
     for (const name of assignors) {
@@ -272,8 +279,11 @@ export class Simulation implements SimulatorControl {
       groupId: spec.groupId,
       clientId: spec.clientId ?? `consumer-${spec.groupId}-${this.consumerSeq + 1}`,
       groupInstanceId,
-      topics: spec.topics.slice(),
+      groupProtocol,
+      topics: topics.slice(),
       assignors: assignors.slice(),
+      groupRemoteAssignor: spec.groupRemoteAssignor ?? null,
+      subscribedTopicRegex: spec.subscribedTopicRegex ?? null,
       sessionTimeoutMs,
       heartbeatIntervalMs,
       maxPollIntervalMs: spec.maxPollIntervalMs ?? CONSUMER_DEFAULTS.maxPollIntervalMs,
