@@ -65,7 +65,7 @@ export function registerSimulatorCommands({ registry, view, log, prompts = vscod
       const groupId = node.summary.groupId;
       const detail = await registry.require(target.sourceId).source.describeGroup(groupId);
       const groupTopics = new Set(detail.members.flatMap((m) => m.subscription));
-      const spec = await promptConsumerSpec(prompts, target.control, groupId, groupTopics);
+      const spec = await promptConsumerSpec(prompts, target.control, groupId, groupTopics, detail.groupType);
       if (!spec) {
         return;
       }

@@ -77,6 +77,44 @@ export const ASSIGNOR_CHOICES: Array<PickItem<AssignorName[]>> = [
   },
 ];
 
+/** One pick of "Add Consumer…": the group protocol, with the assignor that goes with it. */
+export type GroupProtocolChoice =
+  | { groupProtocol: 'classic'; assignors: AssignorName[] }
+  | { groupProtocol: 'consumer'; groupRemoteAssignor: 'uniform' | 'range' };
+
+const CONSUMER_PROTOCOL_CHOICES: Array<PickItem<GroupProtocolChoice>> = [
+  {
+    label: 'consumer protocol, uniform',
+    description: 'KIP-848',
+    detail: 'group.protocol=consumer: the coordinator assigns (group.remote.assignor=uniform) and each member reconciles on its own heartbeats',
+    value: { groupProtocol: 'consumer', groupRemoteAssignor: 'uniform' },
+  },
+  {
+    label: 'consumer protocol, range',
+    description: 'KIP-848',
+    detail: 'group.protocol=consumer with group.remote.assignor=range',
+    value: { groupProtocol: 'consumer', groupRemoteAssignor: 'range' },
+  },
+];
+
+/**
+ * The protocol-and-assignor choices, the group's own protocol first (so it is the default): a
+ * consumer (KIP-848) group gets a consumer-protocol member unless the user picks otherwise.
+ */
+export function groupProtocolChoices(groupType: string): Array<PickItem<GroupProtocolChoice>> {
+  const classic = ASSIGNOR_CHOICES.map((item): PickItem<GroupProtocolChoice> => ({ ...item, value: { groupProtocol: 'classic', assignors: item.value } }));
+  return groupType === 'consumer' ? [...CONSUMER_PROTOCOL_CHOICES, ...classic] : [...classic, ...CONSUMER_PROTOCOL_CHOICES];
+}
+
+const PROTOCOL_PLACEHOLDER = 'group.protocol and assignor (partition.assignment.strategy, or group.remote.assignor for the consumer protocol)';
+
+/** The spec fields of a protocol choice (nothing new for the classic protocol's assignors). */
+function protocolFields(choice: GroupProtocolChoice): Pick<ConsumerSpec, 'assignors' | 'groupProtocol' | 'groupRemoteAssignor'> {
+  return choice.groupProtocol === 'classic'
+    ? { assignors: [...choice.assignors] }
+    : { groupProtocol: 'consumer', groupRemoteAssignor: choice.groupRemoteAssignor };
+}
+
 async function askNumber(
   prompts: Prompts,
   rule: NumberRule,
@@ -142,32 +180,38 @@ export async function promptNewGroup(
   if (!topics) {
     return undefined;
   }
-  const assignors = await prompts.pickOne(ASSIGNOR_CHOICES, { title: `${title} (3/4)`, placeholder: 'partition.assignment.strategy' });
-  if (!assignors) {
+  const protocol = await prompts.pickOne(groupProtocolChoices('classic'), { title: `${title} (3/4)`, placeholder: PROTOCOL_PLACEHOLDER });
+  if (!protocol) {
     return undefined;
   }
   const count = await askNumber(prompts, consumerCountRule, { title: `${title} (4/4)`, prompt: 'How many consumers to start', value: '3' });
   if (count === undefined) {
     return undefined;
   }
-  const specs = Array.from({ length: count }, (): ConsumerSpec => ({ groupId, topics, assignors: [...assignors] }));
+  const specs = Array.from({ length: count }, (): ConsumerSpec => ({ groupId, topics, ...protocolFields(protocol) }));
   return { groupId, specs };
 }
 
-/** "Add Consumer…" on a group: assignors, static or dynamic, timeouts and processing time. */
+/**
+ * "Add Consumer…" on a group: protocol and assignor (the group's own protocol by default), static or
+ * dynamic, timeouts and processing time. A consumer-protocol member is not asked session.timeout.ms,
+ * which the coordinator decides (group.consumer.session.timeout.ms).
+ */
 export async function promptConsumerSpec(
   prompts: Prompts,
   control: SimulatorControl,
   groupId: string,
   groupTopics: ReadonlySet<string>,
+  /** The group's type as listed ("consumer" for a KIP-848 group); classic when it is new or unknown. */
+  groupType = 'classic',
 ): Promise<ConsumerSpec | undefined> {
   const title = `Add Consumer to ${groupId}`;
   const topics = await askTopics(prompts, control, `${title} (1/7)`, groupTopics);
   if (!topics) {
     return undefined;
   }
-  const assignors = await prompts.pickOne(ASSIGNOR_CHOICES, { title: `${title} (2/7)`, placeholder: 'partition.assignment.strategy' });
-  if (!assignors) {
+  const protocol = await prompts.pickOne(groupProtocolChoices(groupType), { title: `${title} (2/7)`, placeholder: PROTOCOL_PLACEHOLDER });
+  if (!protocol) {
     return undefined;
   }
   const membership = await prompts.pickOne<'dynamic' | 'static'>(
@@ -198,6 +242,9 @@ export async function promptConsumerSpec(
   }
   const timings: Partial<Record<TimingKey, number>> = {};
   for (const [index, question] of TIMING_QUESTIONS.entries()) {
+    if (protocol.groupProtocol === 'consumer' && question.key === 'sessionTimeoutMs') {
+      continue;
+    }
     const value = await askNumber(prompts, question.rule, {
       title: `${title} (${5 + index}/7)`,
       prompt: question.prompt,
@@ -208,7 +255,7 @@ export async function promptConsumerSpec(
     }
     timings[question.key] = value;
   }
-  return { groupId, topics, assignors: [...assignors], groupInstanceId, ...timings };
+  return { groupId, topics, ...protocolFields(protocol), groupInstanceId, ...timings };
 }
 
 /** "Produce Records…": topic, rate, and how long. */

@@ -1,34 +1,37 @@
 /**
- * A simulated classic KafkaConsumer: the process (start, close, crash, pause) and its poll loop.
- * Its parts follow the Java client's: the group protocol in consumerCoordinator.ts, the heartbeat
- * thread in heartbeatThread.ts with Kafka's Heartbeat timers in heartbeat.ts, the owned partitions
- * and their fetch in ownedPartitions.ts, commits and committed-offset fetches in consumerOffsets.ts.
- * The poll loop advances positions arithmetically: no per-record work.
+ * A simulated KafkaConsumer: the process (start, close, crash, pause) and its poll loop. Its parts
+ * follow the Java client's. The group protocol is picked by group.protocol, as KafkaConsumer picks
+ * ClassicKafkaConsumer or AsyncKafkaConsumer: the classic one in consumerClassicClient.ts
+ * (consumerCoordinator.ts, the heartbeat thread in heartbeatThread.ts with Kafka's Heartbeat timers in
+ * heartbeat.ts), KIP-848's in consumerProtocolClient.ts (consumerMembershipManager.ts,
+ * consumerHeartbeatRequestManager.ts). The owned partitions and their fetch are in ownedPartitions.ts,
+ * commits and committed-offset fetches in consumerOffsets.ts. The poll loop advances positions
+ * arithmetically: no per-record work.
  */
 import type { RebalanceEvent, TopicPartition } from '../model/types';
-import type { RebalanceProtocol } from './assignors/index';
 import type { ScheduledTask } from './clock';
 import type { SimulatedConsumerStatus } from './control';
-import { commonRebalanceProtocol, type ConsumerConfig, type ConsumerEnvironment, type ConsumerEventKind, type ConsumerHost } from './consumerConfig';
-import { ConsumerCoordinator } from './consumerCoordinator';
+import { ClassicGroupClient } from './consumerClassicClient';
+import {
+  commonRebalanceProtocol, type ConsumerConfig, type ConsumerEnvironment, type ConsumerEventKind, type ConsumerHost, type GroupProtocolClient,
+} from './consumerConfig';
 import { ConsumerOffsets } from './consumerOffsets';
-import { HeartbeatThread } from './heartbeatThread';
+import { ConsumerProtocolClient } from './consumerProtocolClient';
 import { OwnedPartitions } from './ownedPartitions';
 import type { DataWaiter } from './partitionLog';
 
 export { CONSUMER_DEFAULTS, commonRebalanceProtocol, type ConsumerConfig, type ConsumerEnvironment } from './consumerConfig';
 
 export class SimulatedConsumer implements ConsumerHost {
-  readonly rebalanceProtocol: RebalanceProtocol;
   private status: 'running' | 'stopped' | 'crashed' = 'stopped';
   private failure: string | null = null;
   /** Bumped on every start/stop/crash so callbacks of an old incarnation are ignored. */
   incarnation = 0;
 
   private readonly owned: OwnedPartitions;
-  private readonly coordinator: ConsumerCoordinator;
+  /** The group protocol's client side: classic or KIP-848's consumer protocol. */
+  private readonly group: GroupProtocolClient;
   private readonly offsets: ConsumerOffsets;
-  private readonly heartbeatThread: HeartbeatThread;
 
   private pollTask: ScheduledTask | null = null;
   blockedInPoll = false;
@@ -46,12 +49,13 @@ export class SimulatedConsumer implements ConsumerHost {
     readonly config: ConsumerConfig,
     readonly env: ConsumerEnvironment,
   ) {
-    this.rebalanceProtocol = commonRebalanceProtocol(config.assignors);
     this.owned = new OwnedPartitions(config, env.cluster);
-    this.coordinator = new ConsumerCoordinator(this, this.owned, this.rebalanceProtocol);
-    this.offsets = new ConsumerOffsets(this, this.owned, this.coordinator);
-    this.heartbeatThread = new HeartbeatThread(this, this.coordinator);
-    this.coordinator.connect(this.offsets, this.heartbeatThread);
+    const group = config.groupProtocol === 'consumer'
+      ? new ConsumerProtocolClient(this, this.owned)
+      : new ClassicGroupClient(this, this.owned, commonRebalanceProtocol(config.assignors));
+    this.group = group;
+    this.offsets = new ConsumerOffsets(this, this.owned, group);
+    group.connect(this.offsets);
   }
 
   get currentStatus(): SimulatedConsumerStatus {
@@ -67,15 +71,21 @@ export class SimulatedConsumer implements ConsumerHost {
   }
 
   get currentMemberId(): string | null {
-    return this.status === 'running' && this.coordinator.memberId !== '' ? this.coordinator.memberId : null;
+    return this.status === 'running' && this.group.memberId !== '' ? this.group.memberId : null;
   }
 
   get assignment(): TopicPartition[] {
     return this.owned.assignment;
   }
 
+  /** The classic generation, or the KIP-848 member epoch. */
   get generation(): number {
-    return this.coordinator.generationId;
+    return this.group.generationId;
+  }
+
+  /** The consumer-protocol member's MemberState (KIP-848), or null for a classic consumer. */
+  get membershipState(): string | null {
+    return this.group instanceof ConsumerProtocolClient ? this.group.state : null;
   }
 
   /** Next offset to fetch per owned partition (-1 until the committed offset has been fetched). */
@@ -85,7 +95,7 @@ export class SimulatedConsumer implements ConsumerHost {
 
   /** consumer.groupMetadata(), as a transactional producer's sendOffsetsToTransaction carries it. */
   get groupMetadata(): { groupId: string; generationId: number; memberId: string; groupInstanceId: string | null } {
-    return { groupId: this.config.groupId, generationId: this.coordinator.generationId, memberId: this.coordinator.memberId, groupInstanceId: this.config.groupInstanceId };
+    return { groupId: this.config.groupId, generationId: this.group.generationId, memberId: this.group.memberId, groupInstanceId: this.config.groupInstanceId };
   }
 
   get isRunning(): boolean {
@@ -100,22 +110,17 @@ export class SimulatedConsumer implements ConsumerHost {
     this.incarnation++;
     this.status = 'running';
     this.failure = null;
-    this.coordinator.start();
     this.owned.clear();
     this.pausedUntil = 0;
-    this.heartbeatThread.restart(this.env.clock.now);
+    this.group.start(this.env.clock.now);
     this.nextAutoCommit = this.env.clock.now + this.config.autoCommitIntervalMs;
     this.schedulePoll(0);
   }
 
-  /** KafkaConsumer.close(): commit, revoke, and (dynamic members only) LeaveGroup. */
+  /** KafkaConsumer.close(): commit, revoke, and leave (classic: dynamic members only; KIP-848: a static member with epoch -2). */
   close(): void {
     this.requireRunning('stop');
-    this.offsets.maybeAutoCommitSync();
-    if (this.owned.size > 0) {
-      this.emitAssignmentChange(this.assignment, [], 'consumer is closing: partitions revoked');
-    }
-    this.coordinator.maybeLeaveGroup('the consumer is being closed');
+    this.group.close();
     this.halt('stopped');
   }
 
@@ -148,7 +153,7 @@ export class SimulatedConsumer implements ConsumerHost {
       // The last (empty) poll returns now and the loop gets stuck in processing.
       this.idle = false;
       this.blockedInPoll = false;
-      this.heartbeatThread.heartbeat.poll(this.env.clock.now);
+      this.group.onPoll(this.env.clock.now);
       this.schedulePoll(durationMs);
     }
   }
@@ -166,9 +171,8 @@ export class SimulatedConsumer implements ConsumerHost {
     this.blockedInPoll = false;
     this.env.clock.cancel(this.pollTask);
     this.pollTask = null;
-    this.heartbeatThread.stop();
     this.owned.clear();
-    this.coordinator.halt();
+    this.group.halt();
   }
 
   fail(reason: string): void {
@@ -201,11 +205,11 @@ export class SimulatedConsumer implements ConsumerHost {
       this.schedulePoll(this.pausedUntil - now);
       return;
     }
-    this.heartbeatThread.heartbeat.poll(now);
-    if (this.coordinator.needsJoin()) {
+    this.group.onPoll(now);
+    if (this.group.needsJoin()) {
       // poll() blocks in ensureActiveGroup; the user's loop keeps calling it, so the poll timer stays fresh.
       this.blockedInPoll = true;
-      this.coordinator.maybeJoinGroup();
+      this.group.maybeJoinGroup();
       return;
     }
     this.blockedInPoll = false;
@@ -242,17 +246,16 @@ export class SimulatedConsumer implements ConsumerHost {
 
   resumePolling(): void {
     this.blockedInPoll = false;
-    this.heartbeatThread.heartbeat.poll(this.env.clock.now);
-    this.heartbeatThread.arm();
+    this.group.onJoinReturned(this.env.clock.now);
     this.schedulePoll(0);
   }
 
   onPollTimeout(now: number): void {
-    const lastPoll = this.heartbeatThread.heartbeat.lastPollTime();
+    const lastPoll = this.group.lastPollTime();
     this.emit('poll-timeout', {
       cause: `consumer poll timeout has expired: no poll() for ${now - lastPoll} ms (max.poll.interval.ms=${this.config.maxPollIntervalMs})`,
     });
-    this.coordinator.maybeLeaveGroup('consumer poll timeout has expired.');
+    this.group.leaveOnPollTimeout();
   }
 
   // ---------------------------------------------------------------- events
@@ -260,7 +263,7 @@ export class SimulatedConsumer implements ConsumerHost {
   emitAssignmentChange(revoked: TopicPartition[], assigned: TopicPartition[], cause: string): void {
     this.emit('assignment-changed', {
       cause,
-      assignments: [{ memberId: this.coordinator.memberId || this.coordinator.lastMemberId, groupInstanceId: this.config.groupInstanceId, revoked, assigned }],
+      assignments: [{ memberId: this.group.memberId || this.group.lastMemberId, groupInstanceId: this.config.groupInstanceId, revoked, assigned }],
     });
   }
 
@@ -269,8 +272,8 @@ export class SimulatedConsumer implements ConsumerHost {
       groupId: this.config.groupId,
       time: this.env.clock.now,
       kind,
-      generation: this.coordinator.generationId,
-      memberId: this.coordinator.memberId || this.coordinator.lastMemberId,
+      generation: this.group.generationId,
+      memberId: this.group.memberId || this.group.lastMemberId,
       groupInstanceId: this.config.groupInstanceId,
       clientId: this.config.clientId,
       cause: details.cause,

@@ -5,7 +5,7 @@
  */
 import type { TopicPartition } from '../model/types';
 import type { RebalanceProtocol } from './assignors/index';
-import type { ConsumerHost } from './consumerConfig';
+import type { CommitMembership, ConsumerHost } from './consumerConfig';
 import type { ConsumerOffsets } from './consumerOffsets';
 import { FATAL_JOIN_ERRORS, type KafkaErrorCode } from './errors';
 import type { HeartbeatThread } from './heartbeatThread';
@@ -26,7 +26,7 @@ function exceptionName(error: KafkaErrorCode): string {
   return `${words.map((w) => w[0].toUpperCase() + w.slice(1)).join('')}Exception`;
 }
 
-export class ConsumerCoordinator {
+export class ConsumerCoordinator implements CommitMembership {
   memberId = '';
   /** The last member id the coordinator gave, kept for events after a reset. */
   lastMemberId = '';
@@ -109,6 +109,17 @@ export class ConsumerCoordinator {
     }
     this.resetGeneration(true);
     this.requestRejoin(reason);
+  }
+
+  /** An OffsetCommit failed (ConsumerCoordinator.OffsetCommitResponseHandler). */
+  onCommitError(error: KafkaErrorCode): void {
+    if (error === 'REBALANCE_IN_PROGRESS') {
+      this.requestRejoin('offset commit failed since group is already rebalancing');
+    } else if (error === 'UNKNOWN_MEMBER_ID' || error === 'ILLEGAL_GENERATION') {
+      this.resetStateOnResponseError(error);
+    } else if (error === 'FENCED_INSTANCE_ID') {
+      this.host.fail('OffsetCommit failed with FENCED_INSTANCE_ID');
+    }
   }
 
   onHeartbeatResponse(error: KafkaErrorCode, sentGeneration: number, sentMemberId: string): void {

@@ -4,8 +4,7 @@
  * partitions.
  */
 import type { TopicPartition } from '../model/types';
-import type { ConsumerHost } from './consumerConfig';
-import type { ConsumerCoordinator } from './consumerCoordinator';
+import type { CommitMembership, ConsumerHost } from './consumerConfig';
 import type { OwnedPartition, OwnedPartitions } from './ownedPartitions';
 import type { OffsetCommitRequest } from './protocol';
 
@@ -26,11 +25,11 @@ export class ConsumerOffsets {
   constructor(
     private readonly host: ConsumerHost,
     private readonly owned: OwnedPartitions,
-    private readonly coordinator: ConsumerCoordinator,
+    private readonly membership: CommitMembership,
   ) {}
 
   maybeAutoCommitSync(): void {
-    if (this.host.config.enableAutoCommit && this.coordinator.isStable()) {
+    if (this.host.config.enableAutoCommit && this.membership.isStable()) {
       this.commitPositions();
     }
   }
@@ -39,16 +38,18 @@ export class ConsumerOffsets {
     this.commitPartitions(this.owned.list);
   }
 
-  commitPartitions(partitions: OwnedPartition[]): void {
+  /** Commits the positions that moved; `onDone` runs when the commit is answered (whatever the answer), or at once when none is sent. */
+  commitPartitions(partitions: OwnedPartition[], onDone?: () => void): void {
     const changed = partitions.filter((p) => p.position >= 0 && p.position !== p.lastCommitted);
-    const memberId = this.coordinator.memberId;
+    const memberId = this.membership.memberId;
     if (changed.length === 0 || memberId === '') {
+      onDone?.();
       return;
     }
     const { groupId, groupInstanceId } = this.host.config;
     const request: OffsetCommitRequest = {
       groupId,
-      generationId: this.coordinator.generationId,
+      generationId: this.membership.generationId,
       memberId,
       groupInstanceId,
       topics: groupByTopic(changed, (p) => ({ partition: p.partition, offset: p.position, metadata: '' })),
@@ -62,13 +63,10 @@ export class ConsumerOffsets {
           for (const [p, offset] of sent) {
             p.lastCommitted = offset;
           }
-        } else if (error === 'REBALANCE_IN_PROGRESS') {
-          this.coordinator.requestRejoin('offset commit failed since group is already rebalancing');
-        } else if (error === 'UNKNOWN_MEMBER_ID' || error === 'ILLEGAL_GENERATION') {
-          this.coordinator.resetStateOnResponseError(error);
-        } else if (error === 'FENCED_INSTANCE_ID') {
-          this.host.fail('OffsetCommit failed with FENCED_INSTANCE_ID');
+        } else {
+          this.membership.onCommitError(error);
         }
+        onDone?.();
       }),
     );
   }

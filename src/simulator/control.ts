@@ -14,9 +14,16 @@ export interface ConsumerSpec {
   clientId?: string;
   /** group.instance.id for a static member; omit or null for a dynamic one. */
   groupInstanceId?: string | null;
+  /** group.protocol: "classic" (the default) or "consumer" (KIP-848). */
+  groupProtocol?: 'classic' | 'consumer';
+  /** The subscribed topics; empty for a consumer-protocol member that subscribes with subscribedTopicRegex. */
   topics: string[];
-  /** partition.assignment.strategy in config order; Kafka's default is ["range", "cooperative-sticky"]. */
+  /** partition.assignment.strategy in config order (classic protocol only); Kafka's default is ["range", "cooperative-sticky"]. */
   assignors?: AssignorName[];
+  /** group.remote.assignor (consumer protocol only): "uniform" or "range"; the coordinator's first assignor when omitted. */
+  groupRemoteAssignor?: 'uniform' | 'range';
+  /** subscribe(SubscriptionPattern) (consumer protocol only): a regex the coordinator resolves to topics. */
+  subscribedTopicRegex?: string;
   sessionTimeoutMs?: number;
   heartbeatIntervalMs?: number;
   maxPollIntervalMs?: number;

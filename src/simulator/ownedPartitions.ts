@@ -14,6 +14,8 @@ export interface OwnedPartition extends TopicPartition {
   /** Next offset to fetch; -1 until the committed offset has been fetched. */
   position: number;
   lastCommitted: number;
+  /** Being revoked (a consumer-protocol member commits before it lets go): no more fetches. */
+  pendingRevocation?: boolean;
 }
 
 export class OwnedPartitions {
@@ -88,7 +90,7 @@ export class OwnedPartitions {
     let taken = 0;
     for (let i = 0; i < n && budget > 0; i++) {
       const p = owned[(this.fetchCursor + i) % n];
-      if (p.position < 0) {
+      if (p.position < 0 || p.pendingRevocation === true) {
         continue;
       }
       if (p.position < p.log.logStartOffset) {

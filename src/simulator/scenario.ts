@@ -5,7 +5,7 @@
 import type { GroupDetail, RebalanceEvent } from '../model/types';
 import { describeSimGroup } from './groupDetailMapper';
 import { produceRecords } from './producer';
-import { validateScenario, type Scenario, type ScenarioAction, type ScenarioProducer } from './scenarioSchema';
+import { validateScenario, type Scenario, type ScenarioAction, type ScenarioConsumer, type ScenarioProducer } from './scenarioSchema';
 import { Simulation } from './simulation';
 import { errorMessage } from '../protocol/errors';
 
@@ -29,6 +29,12 @@ function describeAction(action: ScenarioAction, index: number): string {
   return `scenario.actions[${index}] (${action.type} at ${action.atMs} ms)`;
 }
 
+/** A regex subscriber (consumer protocol) names no topics. */
+function addScenarioConsumer(sim: Simulation, consumer: ScenarioConsumer): void {
+  const { id, topics, ...spec } = consumer;
+  sim.addConsumer({ ...spec, topics: topics ?? [] }, id);
+}
+
 function startProducer(sim: Simulation, producer: ScenarioProducer, index: number): void {
   const handle = producer.id ?? `producer-${index + 1}`;
   sim.startProducer({ topic: producer.topic, recordsPerSecond: producer.recordsPerSecond, durationMs: producer.durationMs }, handle);
@@ -46,11 +52,9 @@ function sendConsumerOffsets(sim: Simulation, transactionalId: string, consumerH
 
 function perform(sim: Simulation, action: ScenarioAction, where: string): void {
   switch (action.type) {
-    case 'join': {
-      const { id, ...spec } = action.consumer;
-      sim.addConsumer(spec, id);
+    case 'join':
+      addScenarioConsumer(sim, action.consumer);
       return;
-    }
     case 'leave':
       sim.stopConsumer(action.consumer);
       return;
@@ -137,8 +141,7 @@ export function buildScenario(input: unknown, options: BuildOptions = {}): { sim
     simulation.clock.scheduleAt(start + at, () => startProducer(simulation, producer, i));
   });
   for (const consumer of scenario.consumers ?? []) {
-    const { id, ...spec } = consumer;
-    simulation.addConsumer(spec, id);
+    addScenarioConsumer(simulation, consumer);
   }
   (scenario.actions ?? [])
     .map((action, index) => ({ action, index }))

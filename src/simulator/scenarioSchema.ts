@@ -4,13 +4,16 @@
  */
 import { MAX_CLUSTER_PARTITIONS } from './cluster';
 import { CONSUMER_DEFAULTS } from './consumer';
+import { groupProtocolIssues } from './consumerConfig';
 import type { AssignorName, ConsumerSpec } from './control';
 import { DEFAULT_COORDINATOR_CONFIG } from './coordinator';
 import { scenarioWorkIssues } from './scenarioWork';
 
-export interface ScenarioConsumer extends ConsumerSpec {
+export interface ScenarioConsumer extends Omit<ConsumerSpec, 'topics'> {
   /** Name used by actions ("crash orders-2"); also the control handle. */
   id: string;
+  /** Required, except for a consumer-protocol member that subscribes with subscribedTopicRegex. */
+  topics?: string[];
 }
 
 export interface ScenarioProducer {
@@ -168,9 +171,9 @@ class Checker {
 }
 
 const CONSUMER_KEYS = [
-  'id', 'groupId', 'clientId', 'groupInstanceId', 'topics', 'assignors', 'sessionTimeoutMs', 'heartbeatIntervalMs',
-  'maxPollIntervalMs', 'processingTimeMs', 'maxPollRecords', 'clientHost', 'autoOffsetReset', 'enableAutoCommit', 'autoCommitIntervalMs',
-  'isolationLevel',
+  'id', 'groupId', 'clientId', 'groupInstanceId', 'groupProtocol', 'topics', 'assignors', 'groupRemoteAssignor', 'subscribedTopicRegex',
+  'sessionTimeoutMs', 'heartbeatIntervalMs', 'maxPollIntervalMs', 'processingTimeMs', 'maxPollRecords', 'clientHost', 'autoOffsetReset',
+  'enableAutoCommit', 'autoCommitIntervalMs', 'isolationLevel',
 ] as const;
 
 interface Context {
@@ -199,9 +202,13 @@ function checkConsumer(c: Checker, value: unknown, path: string, ctx: Context): 
   if (obj.groupInstanceId !== undefined && obj.groupInstanceId !== null) {
     c.string(obj, 'groupInstanceId', path);
   }
-  const topics = c.array(obj.topics, `${path}.topics`);
+  // group.protocol and what goes with it, as the Java consumer checks them (and topics or a regex).
+  const protocolIssues = groupProtocolIssues(obj);
+  c.issues.push(...protocolIssues.map((issue) => `${path}.${issue.field}: ${issue.message}`));
+  const topicsIssue = protocolIssues.some((issue) => issue.field === 'topics');
+  const topics = obj.topics === undefined && (obj.subscribedTopicRegex !== undefined || topicsIssue) ? [] : c.array(obj.topics, `${path}.topics`);
   if (topics) {
-    if (topics.length === 0) {
+    if (topics.length === 0 && obj.subscribedTopicRegex === undefined && !topicsIssue) {
       c.issues.push(`${path}.topics: expected at least one topic`);
     }
     topics.forEach((t, i) => {

@@ -61,7 +61,8 @@ export function scenarioWorkIssues(scenario: Scenario): string[] {
     const autoCommit = item.enableAutoCommit ?? CONSUMER_DEFAULTS.enableAutoCommit;
     const autoCommitMs = item.autoCommitIntervalMs ?? CONSUMER_DEFAULTS.autoCommitIntervalMs;
     const pollMs = Math.max(1, item.processingTimeMs ?? CONSUMER_DEFAULTS.processingTimeMs);
-    const readable = item.topics.reduce((n, t) => n + (records.get(t) ?? 0), 0);
+    // A regex subscription may match any topic.
+    const readable = (item.topics ?? [...records.keys()]).reduce((n, t) => n + (records.get(t) ?? 0), 0);
     const heartbeats = runMs / heartbeatMs;
     const commits = autoCommit ? runMs / autoCommitMs : 0;
     const polls = Math.min(runMs / pollMs, readable);

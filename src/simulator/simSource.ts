@@ -11,6 +11,7 @@ import { buildScenario } from './scenario';
 import type { Scenario } from './scenarioSchema';
 import { DEMO_SCENARIO } from './scenarios/demo';
 import { EXACTLY_ONCE_SCENARIO } from './scenarios/exactlyOnce';
+import { PROTOCOLS_SCENARIO } from './scenarios/protocols';
 import type { Simulation } from './simulation';
 
 export interface NotifyTimers {
@@ -208,6 +209,7 @@ export class SimSource implements ClusterSource {
 const BUILT_IN_SCENARIOS = {
   demo: DEMO_SCENARIO,
   'exactly-once': EXACTLY_ONCE_SCENARIO,
+  protocols: PROTOCOLS_SCENARIO,
 } as const satisfies Record<string, Scenario>;
 
 export type BuiltInScenarioName = keyof typeof BUILT_IN_SCENARIOS;

@@ -9,6 +9,7 @@ import type { AssignorName, ConsumerSpec, ProducerSpec, SimulatedConsumerInfo, S
 import { GroupCoordinator, type CoordinatorConfig } from './coordinator';
 import { CONSUMER_DEFAULTS, SimulatedConsumer, type ConsumerConfig } from './consumer';
 import { OffsetsTopicWriter } from './coordinatorRecordLog';
+import { groupProtocolIssues } from './consumerConfig';
 import { EventLog } from './eventLog';
 import { SimulatedProducer, type ProducerConfig } from './producer';
 import { SeededRandom } from './random';
@@ -101,7 +102,7 @@ export class Simulation implements SimulatorControl {
     if (this.consumers.has(id)) {
       throw new Error(`A consumer with handle "${id}" already exists`);
     }
-    const consumer = new SimulatedConsumer(id, config, { clock: this.clock, cluster: this.cluster, coordinator: this.coordinator, events: this.events });
+    const consumer = new SimulatedConsumer(id, config, { clock: this.clock, cluster: this.cluster, coordinator: this.coordinator, events: this.events, random: this.random });
     this.consumers.set(id, consumer);
     consumer.start();
     return this.info(consumer);
@@ -233,14 +234,20 @@ export class Simulation implements SimulatorControl {
     if (typeof spec.groupId !== 'string' || spec.groupId.length === 0) {
       throw new Error('Consumer spec needs a non-empty groupId');
     }
-    if (!Array.isArray(spec.topics) || spec.topics.length === 0) {
+    const protocolIssue = groupProtocolIssues(spec)[0];
+    if (protocolIssue !== undefined) {
+      throw new Error(`Consumer of group "${spec.groupId}": ${protocolIssue.field}: ${protocolIssue.message}`);
+    }
+    const groupProtocol = spec.groupProtocol ?? 'classic';
+    const topics = spec.topics ?? [];
+    if (groupProtocol === 'classic' && topics.length === 0) {
       throw new Error(`Consumer of group "${spec.groupId}" needs at least one topic`);
     }
-    for (const topic of spec.topics) {
+    for (const topic of topics) {
       this.cluster.requireTopic(topic);
     }
-    const assignors = spec.assignors ?? CONSUMER_DEFAULTS.assignors;
-    if (!Array.isArray(assignors) || assignors.length === 0) {
+    const assignors = groupProtocol === 'consumer' ? [] : spec.assignors ?? CONSUMER_DEFAULTS.assignors;
+    if (!Array.isArray(assignors) || (groupProtocol === 'classic' && assignors.length === 0)) {
       throw new Error('assignors must be a non-empty list');
     }
     for (const name of assignors) {
@@ -273,8 +280,11 @@ export class Simulation implements SimulatorControl {
       groupId: spec.groupId,
       clientId: spec.clientId ?? `consumer-${spec.groupId}-${this.consumerSeq + 1}`,
       groupInstanceId,
-      topics: spec.topics.slice(),
+      groupProtocol,
+      topics: topics.slice(),
       assignors: assignors.slice(),
+      groupRemoteAssignor: spec.groupRemoteAssignor ?? null,
+      subscribedTopicRegex: spec.subscribedTopicRegex ?? null,
       sessionTimeoutMs,
       heartbeatIntervalMs,
       maxPollIntervalMs: spec.maxPollIntervalMs ?? CONSUMER_DEFAULTS.maxPollIntervalMs,
