@@ -1,6 +1,7 @@
 // Runs test/vscode/**/*.browser.test.ts against a real VS Code workbench: builds and packages the extension,
 // makes sure code-server is installed, starts it with the .vsix, runs mocha, and stops the server whatever
 // the outcome. Exit code: mocha's (non-zero on any failure), or 1 when the setup itself fails.
+// KGL_WORKBENCH_TESTS=<glob> runs only the matching files (e.g. test/vscode/workbenchKafka.browser.test.ts).
 const { spawn } = require('child_process');
 const fs = require('fs');
 const path = require('path');
@@ -13,9 +14,13 @@ function log(message) {
   console.log(`[workbench:test] ${message}`);
 }
 
+const defaultTests = 'test/vscode/**/*.browser.test.ts';
+/** The Kafka release the tests that start a real broker (workbenchKafka) run against. */
+const workbenchKafkaVersion = '4.4.0';
+
 function runMocha(env) {
   const mocha = require.resolve('mocha/bin/mocha.js', { paths: [repoRoot] });
-  const args = [mocha, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '180000', '--forbid-pending', 'test/vscode/**/*.browser.test.ts'];
+  const args = [mocha, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '180000', '--forbid-pending', process.env.KGL_WORKBENCH_TESTS || defaultTests];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, ...env } });
     child.once('error', reject);
@@ -45,7 +50,15 @@ async function main() {
 
   let exitCode;
   try {
-    exitCode = await runMocha({ KGL_WORKBENCH_URL: workbench.workspaceUrl, KGL_ARTIFACTS_DIR: artifactsDir, KGL_CHROMIUM: chromiumPath, KGL_CHROMIUM_ARGS: JSON.stringify(chromiumArgs) });
+    exitCode = await runMocha({
+      KGL_WORKBENCH_URL: workbench.workspaceUrl,
+      // Where the profile's settings live, for tests that add a cluster as a person does in settings.json.
+      KGL_WORKBENCH_USER_DATA_DIR: workbench.profile.userDataDir,
+      KGL_ARTIFACTS_DIR: artifactsDir,
+      KGL_CHROMIUM: chromiumPath,
+      KGL_CHROMIUM_ARGS: JSON.stringify(chromiumArgs),
+      KAFKA_VERSION: workbenchKafkaVersion,
+    });
     if (exitCode !== 0) {
       log(`tests failed; last lines of the code-server log:\n${logTail(workbench.profile.logFile)}`);
     }

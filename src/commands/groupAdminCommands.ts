@@ -1,6 +1,6 @@
 /**
  * The group-administration commands of the tree: Delete Group…, Delete Committed Offsets… and Remove Static
- * Member(s). The questions and the admin calls live in groupAdminFlows; this file is the editor glue. The reset
+ * Member(s) (a streams group's deletion, with its internal topics, is streamsDeleteFlow's). The questions and the admin calls live in groupAdminFlows; this file is the editor glue. The reset
  * commands (and the undo that also puts deleted offsets back) are in src/reset/.
  */
 import type * as vscode from 'vscode';
@@ -11,8 +11,10 @@ import type { AdminPrompts } from './adminPrompts';
 import { COMMANDS } from '../constants';
 import { registerReportingCommand } from './commandRunner';
 import { CONSUMER_OFFSETS, deleteGroupFlow, deleteOffsetsFlow, removeStaticMembersFlow, SHARE_OFFSETS, type GroupOffsetsKind } from './groupAdminFlows';
+import { deleteStreamsGroupFlow } from './streamsDeleteFlow';
 import { groupTarget, reportAdminOutcome, undoSnapshotKey, type GroupTarget } from './groupTarget';
 import type { GroupAdmin } from '../model/groupAdmin';
+import type { GroupDetail } from '../model/types';
 import { shareGroupOffsetsAdmin } from '../offsets/shareAdmin';
 import { vscodeAdminPrompts } from './vscodeAdminPrompts';
 
@@ -26,9 +28,12 @@ export interface GroupAdminCommandDeps {
 }
 
 /** The admin and wording for the group's type: a share group's start offsets go through AlterShareGroupOffsets and friends. */
-async function offsetsAdmin(target: GroupTarget): Promise<{ admin: GroupAdmin; kind: GroupOffsetsKind }> {
-  const { groupType } = await target.source.describeGroup(target.groupId);
+function offsetsAdminFor(target: GroupTarget, groupType: GroupDetail['groupType']): { admin: GroupAdmin; kind: GroupOffsetsKind } {
   return groupType === 'share' ? { admin: shareGroupOffsetsAdmin(target.admin, target.groupId), kind: SHARE_OFFSETS } : { admin: target.admin, kind: CONSUMER_OFFSETS };
+}
+
+async function offsetsAdmin(target: GroupTarget): Promise<{ admin: GroupAdmin; kind: GroupOffsetsKind }> {
+  return offsetsAdminFor(target, (await target.source.describeGroup(target.groupId)).groupType);
 }
 
 export function registerGroupAdminCommands({ registry, view, log, context, prompts = vscodeAdminPrompts }: GroupAdminCommandDeps): vscode.Disposable[] {
@@ -36,7 +41,14 @@ export function registerGroupAdminCommands({ registry, view, log, context, promp
     registerReportingCommand(COMMANDS.deleteGroup, 'Delete Group', log, async (node?: TreeNode) => {
       const target = groupTarget(registry, node, 'Delete Group…');
       const memberCount = node?.kind === 'group' ? node.summary.memberCount : 0;
-      const { admin, kind } = await offsetsAdmin(target);
+      const { groupType } = await target.source.describeGroup(target.groupId);
+      if (groupType === 'streams') {
+        // kafka-streams-groups.sh --delete: also offers the group's internal topics.
+        const describe = () => target.source.describeGroup(target.groupId);
+        await reportAdminOutcome(log, view, target, await deleteStreamsGroupFlow(prompts, target.admin, target.groupId, memberCount, describe));
+        return;
+      }
+      const { admin, kind } = offsetsAdminFor(target, groupType);
       await reportAdminOutcome(log, view, target, await deleteGroupFlow(prompts, admin, target.groupId, memberCount, kind));
     }),
 

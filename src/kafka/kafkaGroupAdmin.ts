@@ -7,11 +7,12 @@
  * topology names; Metadata (from the shared topology when fresh) and ListOffsets READ_UNCOMMITTED to
  * each partition's leader.
  */
-import type { CommittedOffset, GroupAdmin, GroupDeletion, OffsetDeletion, PartitionLogOffsets, PartitionResult, ShareGroupAdmin, StaticMemberRemoval } from '../model/groupAdmin';
+import type { CommittedOffset, GroupAdmin, GroupDeletion, OffsetDeletion, PartitionLogOffsets, PartitionResult, ShareGroupAdmin, StaticMemberRemoval, StreamsGroupAdmin } from '../model/groupAdmin';
 import { compareTopicPartitions, type GroupState, type TopicPartition } from '../model/types';
 import { partitionKey } from './groupDetailMapper';
 import { describeErrorCode } from './kafkaErrors';
 import type { KafkaSource } from './kafkaSource';
+import { deleteInternalTopics } from './streamsGroups';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, READ_UNCOMMITTED, type ListedOffset } from './requests/offsetRequests';
 
 export class KafkaGroupAdmin implements GroupAdmin {
@@ -19,6 +20,10 @@ export class KafkaGroupAdmin implements GroupAdmin {
 
   get share(): ShareGroupAdmin {
     return this.source.admin.share;
+  }
+
+  get streams(): StreamsGroupAdmin {
+    return { deleteTopics: (topics) => deleteInternalTopics(this.source.connection, topics) };
   }
 
   now(): number {

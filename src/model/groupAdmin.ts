@@ -78,6 +78,15 @@ export interface ShareGroupAdmin {
   deleteShareGroupOffsets(groupId: string, topics: readonly string[]): Promise<ShareOffsetDeletion>;
 }
 
+/**
+ * What deleting a KIP-1071 streams group needs beyond DeleteGroups: kafka-streams-groups.sh --delete
+ * --delete-all-internal-topics deletes the group, then its internal (repartition and changelog) topics.
+ */
+export interface StreamsGroupAdmin {
+  /** DeleteTopics, one result per topic asked for (the broker's reason on a refusal). */
+  deleteTopics(topics: readonly string[]): Promise<TopicResult[]>;
+}
+
 export interface GroupAdmin {
   /** Epoch milliseconds as the cluster sees them (the simulator's virtual time), for --by-duration. */
   now(): number;
@@ -101,6 +110,8 @@ export interface GroupAdmin {
   removeStaticMembers(groupId: string, instanceIds: readonly string[]): Promise<StaticMemberRemoval>;
   /** Share-group offsets; absent where the source has no share groups (the simulator). */
   readonly share?: ShareGroupAdmin;
+  /** Streams-group writes; absent where the source has no streams groups (the simulator). */
+  readonly streams?: StreamsGroupAdmin;
   /** Releases connections the admin opened itself. */
   dispose?(): Promise<void>;
 }

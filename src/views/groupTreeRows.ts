@@ -34,12 +34,16 @@ export function groupStateColor(state: GroupState): string | undefined {
   return undefined;
 }
 
-/** One codicon per group type, so the type reads at a glance; the state colours it. */
+/**
+ * One codicon per group type, so the type reads at a glance; the state colours it. Each must exist in the
+ * oldest VS Code the extension supports (engines.vscode ^1.100): an unknown id draws nothing.
+ */
 export const GROUP_TYPE_ICONS: Readonly<Record<GroupSummary['groupType'], string>> = {
   classic: 'layers',
   consumer: 'symbol-event',
   share: 'inbox',
-  streams: 'workflow',
+  // A topology of subtopologies. ('workflow' is not a codicon in VS Code 1.100: the row had no icon.)
+  streams: 'type-hierarchy',
   simple: 'bookmark',
   unknown: 'question',
 };

@@ -154,7 +154,7 @@ describe('views: each group type\'s rows', () => {
       const expected: Array<[GroupDetail, string, string, string]> = [
         [consumerGroup(), 'symbol-event', 'lag 38 · Reconciling · 2 members · consumer', 'kgl:group:kafka:consumer:Reconciling:hasLag'],
         [shareGroup(), 'inbox', 'lag 30 · Stable · 2 members · share', 'kgl:group:kafka:share:Stable:hasLag'],
-        [streamsGroup(), 'workflow', 'lag 3 · NotReady · 1 member · streams', 'kgl:group:kafka:streams:NotReady:hasLag'],
+        [streamsGroup(), 'type-hierarchy', 'lag 3 · NotReady · 1 member · streams', 'kgl:group:kafka:streams:NotReady:hasLag'],
         [groupDetail('legacy', { groupType: 'simple', protocolType: '', offsets: [offsets('t', 0, 1, 1)] }), 'bookmark', 'lag 0 · Empty · 0 members · simple', 'kgl:group:kafka:simple:Empty'],
       ];
       for (const [detail, icon, description, contextValue] of expected) {
