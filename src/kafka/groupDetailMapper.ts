@@ -4,11 +4,12 @@
  * lag computed the way `kafka-consumer-groups.sh --describe` prints it (LOG-END-OFFSET = high
  * watermark, LAG = high watermark - committed).
  */
-import { compareTopicPartitions, GROUP_STATES, type GroupDetail, type GroupState, type GroupSummary, type Member, type PartitionOffsets, type TopicPartition } from '../model/types';
+import { compareTopicPartitions, GROUP_STATES, type BrokerRef, type GroupDetail, type GroupState, type GroupSummary, type Member, type PartitionOffsets, type TopicPartition } from '../model/types';
 import { decodeAssignment, decodeSubscription } from '../protocol/consumerProtocol';
 import { errorMessage } from '../protocol/errors';
 import type { IsolationLevel } from './isolationLevels';
-import type { DescribedGroup } from './requests/groupRequests';
+import { modernGroupType } from './groupTypes';
+import type { DescribedGroup, ListedGroup } from './requests/groupRequests';
 import type { CommittedOffset } from './requests/offsetRequests';
 
 export function toGroupState(state: string): GroupState {
@@ -140,4 +141,19 @@ export function totalLag(rows: readonly PartitionOffsets[]): number | null {
 export function toSummary(detail: GroupDetail): GroupSummary {
   const { leaderId: _leaderId, members: _members, offsets: _offsets, isolationLevel: _isolationLevel, ...summary } = detail;
   return summary;
+}
+
+/** A group as ListGroups lists it, before its details are loaded: type and state (v4+/v5+), nothing else. */
+export function listedSummary(group: ListedGroup, coordinator: BrokerRef | null): GroupSummary {
+  return {
+    groupId: group.groupId,
+    state: toGroupState(group.groupState ?? ''),
+    protocolType: group.protocolType,
+    groupType: modernGroupType(group.groupType) ?? toGroupType(group.groupType, group.protocolType),
+    assignor: '',
+    coordinator,
+    memberCount: 0,
+    totalLag: null,
+    detailsPending: true,
+  };
 }

@@ -1,7 +1,7 @@
 /**
  * Loads groups of a real cluster over its ClusterConnection: ListGroups on each broker,
- * DescribeGroups (and ConsumerGroupDescribe for KIP-848 groups) batched per coordinator, OffsetFetch
- * per group with bounded concurrency, three ListOffsets per partition leader (earliest, high
+ * DescribeGroups (and ConsumerGroupDescribe for KIP-848 groups) and OffsetFetch batched per coordinator
+ * with bounded concurrency (coordinatorBatches.ts), three ListOffsets per partition leader (earliest, high
  * watermark, last stable offset) and a small Fetch at lagging committed offsets (transaction
  * markers only? lag in time). A
  * failure of one group lands in that group's `error`; a failure of the connection itself fails the
@@ -9,6 +9,7 @@
  */
 import type { BrokerRef, GroupDetail, Member, PartitionOffsets, TopicPartition } from '../model/types';
 import { groupBy } from './collections';
+import { coordinatorBatches, fetchCommittedOffsets, mapWithConcurrency } from './coordinatorBatches';
 import type { ClusterConnection, Topology } from './clusterConnection';
 import type { KafkaLogger } from './connection';
 import { hasLoadingCode, retryWhileCoordinatorLoads } from './coordinatorRetry';
@@ -35,7 +36,6 @@ import {
   READ_COMMITTED,
   READ_UNCOMMITTED,
   offsetFetchRequest,
-  type CommittedOffset,
   type ListedOffset,
   type OffsetFetchResult,
 } from './requests/offsetRequests';
@@ -56,19 +56,6 @@ export interface DescribedForLoad {
   /** A consumer, share or streams group, described with its type's API. */
   typed?: TypedGroupDescription;
   error?: string;
-}
-
-async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 export class GroupLoader {
@@ -119,7 +106,11 @@ export class GroupLoader {
       }
     }
     // A share group has no committed offsets: its share-partitions' start offsets came with its describe.
-    const committed = await mapWithConcurrency(described, this.options.concurrency, async (d) => (d.typed?.shareGroup ? [] : this.fetchCommitted(d.groupId, topology)));
+    const committedOf = await fetchCommittedOffsets(this.connection, described.filter((d) => !d.typed?.shareGroup).map((d) => d.groupId), topology, {
+      concurrency: this.options.concurrency,
+      single: (groupId) => this.offsetFetch(groupId, topology),
+    });
+    const committed = described.map((d) => committedOf.get(d.groupId) ?? []);
     const partitions = new Map<string, TopicPartition>();
     described.forEach((d, i) => {
       const commits = committed[i];
@@ -195,9 +186,11 @@ export class GroupLoader {
 
   /** DescribeGroups per coordinator, and ConsumerGroupDescribe for KIP-848 groups. */
   private async describeAll(groupIds: readonly string[], topology: Topology, listed: ReadonlyMap<string, ListedGroup>): Promise<DescribedForLoad[]> {
-    const byCoordinator = groupBy(groupIds, (id) => this.connection.coordinatorId(id, topology));
-    const batches = await Promise.all(
-      [...byCoordinator].map(async ([nodeId, ids]): Promise<DescribedForLoad[]> => {
+    // One DescribeGroups per batch of a coordinator's groups, a bounded number at once.
+    const batches = await mapWithConcurrency(
+      coordinatorBatches(this.connection, groupIds, topology),
+      this.options.concurrency,
+      async ({ nodeId, groupIds: ids }): Promise<DescribedForLoad[]> => {
         let broker: KafkajsBroker;
         try {
           broker = await retryWhileCoordinatorLoads(() => this.connection.brokerFor(nodeId, ids[0]), () => false);
@@ -210,7 +203,7 @@ export class GroupLoader {
         }
         const coordinator = broker.nodeId !== null ? (topology.brokers.get(broker.nodeId) ?? null) : null;
         return this.describeOnCoordinator(broker, coordinator, ids, listed);
-      }),
+      },
     );
     const byId = new Map(batches.flat().map((d) => [d.groupId, d]));
     return groupIds.map((id) => byId.get(id) ?? { groupId: id, coordinator: null, error: 'The coordinator did not describe this group' });
@@ -271,26 +264,6 @@ export class GroupLoader {
       async () => sendRequest(await this.connection.coordinatorBroker(groupId, topology), offsetFetchRequest(groupId)),
       (r) => hasLoadingCode([r]),
     );
-  }
-
-  /** The group's committed offsets, or an error text for that group alone; a connection failure fails the load. */
-  private async fetchCommitted(groupId: string, topology: Topology): Promise<CommittedOffset[] | string> {
-    try {
-      const result = await this.offsetFetch(groupId, topology);
-      if (result.errorCode !== 0) {
-        return `Committed offsets: ${describeErrorCode(result.errorCode)}`;
-      }
-      const failed = result.offsets.find((o) => o.errorCode !== 0);
-      if (failed) {
-        return `Committed offset of ${failed.topic}-${failed.partition}: ${describeErrorCode(failed.errorCode)}`;
-      }
-      return result.offsets;
-    } catch (e) {
-      if (this.connection.isConnectionFailure(e)) {
-        throw e;
-      }
-      return `Committed offsets: ${this.connection.errorText(e)}`;
-    }
   }
 
   /**

@@ -22,11 +22,12 @@ import { commandConfigFileName, commandConfigProperties } from './commandConfig'
 import { buildKafkaConfig, type ConnectionConfig, type KafkaLogger, type Secrets } from './connection';
 import { GroupAdminClient, type PartitionOperationResult } from './groupAdminClient';
 import { GroupLoader } from './groupLoader';
-import { toSummary } from './groupDetailMapper';
+import { listedSummary, toSummary } from './groupDetailMapper';
 import type { IsolationLevelLookup } from './isolationLevels';
 import { OFFSETS_TOPIC, OffsetsTopicReader, type UnavailableListener } from './offsetsTopicReader';
 import { ClusterOffsetsTopicTransport } from './offsetsTopicTransport';
 import type { OffsetToCommit } from './requests/adminRequests';
+import type { ListedGroup } from './requests/groupRequests';
 import type { FetchLimits } from './requests/fetchRequest';
 
 export { KafkaConnectionError } from './clusterConnection';
@@ -60,6 +61,10 @@ export class KafkaSource implements ClusterSource {
   /** Rebalance history from the group-metadata records of `__consumer_offsets`, read only while watched. */
   private readonly rebalanceReader: OffsetsTopicReader;
   private readonly changeListeners = new Set<() => void>();
+  /** The last listGroupsOnly answer: loadGroupDetails describes each group with its listed type. */
+  private listed: ReadonlyMap<string, ListedGroup> = new Map();
+  /** Topics of the details loaded since the last listing, and of the round before: the next Metadata carries their leaders. */
+  private detailTopics = { current: new Set<string>(), previous: new Set<string>() };
 
   constructor(private readonly config: ConnectionConfig, secrets: Secrets, private readonly options: KafkaSourceOptions) {
     this.id = config.id;
@@ -162,6 +167,31 @@ export class KafkaSource implements ClusterSource {
     const details = await this.loader.loadGroups([...listed.keys()], topology, listed, { lagInTime });
     // The next refresh's one Metadata request carries these topics' leaders too.
     this.connection.setTopicsOfInterest(details.flatMap((d) => d.offsets.map((o) => o.topic)));
+    return details;
+  }
+
+  /** ListGroups on every broker: one request each, whatever the number of groups. */
+  async listGroupsOnly(): Promise<GroupSummary[]> {
+    const topology = await this.connection.topology();
+    this.listed = await this.loader.listAllGroups(topology);
+    this.detailTopics = { current: new Set(), previous: this.detailTopics.current };
+    return [...this.listed.values()].map((group) => {
+      const nodeId = this.connection.coordinatorId(group.groupId, topology);
+      return listedSummary(group, nodeId === null ? null : (topology.brokers.get(nodeId) ?? null));
+    });
+  }
+
+  /** With lag in time, as listGroupDetails; DescribeGroups and OffsetFetch go per coordinator in batches (coordinatorBatches.ts). */
+  async loadGroupDetails(groupIds: readonly string[]): Promise<GroupDetail[]> {
+    if (groupIds.length === 0) {
+      return [];
+    }
+    const topology = await this.connection.topology();
+    const details = await this.loader.loadGroups(groupIds, topology, this.listed, { lagInTime: true });
+    for (const detail of details) {
+      detail.offsets.forEach((o) => this.detailTopics.current.add(o.topic));
+    }
+    this.connection.setTopicsOfInterest([...this.detailTopics.previous, ...this.detailTopics.current]);
     return details;
   }
 

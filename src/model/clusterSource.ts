@@ -37,6 +37,17 @@ export interface ClusterSource {
    * samples every group's lag from it for the health evaluation. Same groups, same cost as listGroups.
    */
   listGroupDetails?(): Promise<GroupDetail[]>;
+  /**
+   * The list phase of a two-phase load, for clusters with thousands of groups: every group as ListGroups
+   * gives it (id, type, state), each marked `detailsPending`, for one request per broker. Sources with
+   * it have loadGroupDetails too.
+   */
+  listGroupsOnly?(): Promise<GroupSummary[]>;
+  /**
+   * The details phase: the named groups (listed by the last listGroupsOnly) with members, offsets, lag and
+   * lag in time, as listGroupDetails gives them; the source cuts them into requests per coordinator.
+   */
+  loadGroupDetails?(groupIds: readonly string[]): Promise<GroupDetail[]>;
 
   /** Subscribes to "something changed" notifications, when the source can push them. */
   onDidChange?(listener: () => void): Unsubscribe;

@@ -127,6 +127,11 @@ export interface GroupSummary {
   totalLag: number | null;
   /** A load error for this one group; the rest of the tree still loads. */
   error?: string;
+  /**
+   * Listed only (ClusterSource.listGroupsOnly): id, type and state are ListGroups'; members, offsets and
+   * lag are not loaded yet (memberCount 0 and totalLag null say nothing).
+   */
+  detailsPending?: boolean;
   /** Partitions with transactional offsets waiting for their transaction to end, when known. */
   pendingTransactionalPartitions?: number;
   /**

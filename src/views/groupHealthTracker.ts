@@ -9,6 +9,7 @@ import type { ClusterSource } from '../model/clusterSource';
 import type { GroupDetail, GroupSummary } from '../model/types';
 import { DEFAULT_LAG_EVALUATION_OPTIONS, evaluateGroup, withHealth, type LagEvaluationOptions } from '../health/lagEvaluation';
 import { maxLagInTime } from '../health/lagInTime';
+import { summaryOfDetail } from './groupDetailRounds';
 import { groupKey, LagSampleStore, sampleFromOffsets, type GroupSeries, type LagSampleStoreOptions } from '../health/lagSamples';
 
 export interface GroupHealthSettings {
@@ -22,11 +23,6 @@ export const DEFAULT_GROUP_HEALTH_SETTINGS: Readonly<GroupHealthSettings> = {
   maxBytes: 64 * 1024 * 1024,
 };
 
-/** The summary part of a detail: what the tree keeps of a group (members and offsets stay with the source). */
-function summaryOf(detail: GroupDetail): GroupSummary {
-  const { members: _members, offsets: _offsets, leaderId: _leaderId, isolationLevel: _isolationLevel, ...summary } = detail;
-  return summary;
-}
 
 export class GroupHealthTracker {
   private store: LagSampleStore;
@@ -63,10 +59,14 @@ export class GroupHealthTracker {
     if (!source.listGroupDetails) {
       return source.listGroups();
     }
-    const details = await source.listGroupDetails();
+    return this.evaluateDetails(source.id, await source.listGroupDetails());
+  }
+
+  /** Samples and evaluates loaded details (all of a cluster's, or one batch of a two-phase load). */
+  evaluateDetails(sourceId: string, details: readonly GroupDetail[]): GroupSummary[] {
     const now = this.now();
     this.store.sweep(now);
-    return details.map((detail) => this.evaluate(source.id, detail, now));
+    return details.map((detail) => this.evaluate(sourceId, detail, now));
   }
 
   /** Forgets the samples of clusters that were removed. */
@@ -79,7 +79,7 @@ export class GroupHealthTracker {
   }
 
   private evaluate(sourceId: string, detail: GroupDetail, now: number): GroupSummary {
-    const summary = summaryOf(detail);
+    const summary = summaryOfDetail(detail);
     const key = groupKey(sourceId, detail.groupId);
     if (!detail.error) {
       this.store.record(key, now, sampleFromOffsets(detail.offsets));

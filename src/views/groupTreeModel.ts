@@ -1,16 +1,18 @@
 /**
  * The tree's model: loads each cluster's group list, keeps the last good snapshot while a reload runs
  * (so rows do not flicker), and says which node changed. Group details are fetched when a group is
- * expanded. A cluster that failed to load is retried on its own with exponential backoff, or, after an
+ * expanded. A source that lists its groups before their details (listGroupsOnly) shows the rows at once
+ * and fills in their figures batch by batch, the groups the user looks at first (groupDetailRounds.ts). A cluster that failed to load is retried on its own with exponential backoff, or, after an
  * authentication or authorization failure, only when the user asks. No editor types: the provider adapts
  * this to a TreeDataProvider.
  */
 import type { ClusterSource, Unsubscribe } from '../model/clusterSource';
+import { DEFAULT_DETAIL_BATCH_LIMITS, detailBatches, mergeListing, summaryOfDetail, withDetails, type DetailBatchLimits } from './groupDetailRounds';
 import { entryRows, groupChildren, memberChildren, partitionChildren } from './groupChildren';
 import { renderKey, ShownRows } from './shownRows';
 import { LoadRetries, type LoadRetriesOptions } from './loadRetries';
 import type { TreeSources } from './treeSources';
-import type { ClusterInfo, GroupSummary } from '../model/types';
+import type { ClusterInfo, GroupDetail, GroupSummary } from '../model/types';
 import { nodeIds, type ClusterLoadState, type ClusterNode, type GroupNode, type MessageNode, type TreeNode } from './treeNodes';
 import { errorMessage } from '../protocol/errors';
 
@@ -27,6 +29,16 @@ export interface GroupTreeModelOptions {
   loadGroups?: (source: ClusterSource) => Promise<GroupSummary[]>;
   /** The view's filter and sort over a cluster's groups (default: all of them, by id). */
   arrangeGroups?: (groups: readonly GroupSummary[]) => GroupSummary[];
+  /** A two-phase source's batch of details to rows (default: the summaries); the health tracker samples them here. */
+  summarizeDetails?: (source: ClusterSource, details: GroupDetail[]) => GroupSummary[];
+  /** Batch sizes of the details phase. */
+  detailBatchLimits?: DetailBatchLimits;
+}
+
+type TwoPhaseSource = ClusterSource & Required<Pick<ClusterSource, 'listGroupsOnly' | 'loadGroupDetails'>>;
+
+function isTwoPhase(source: ClusterSource): source is TwoPhaseSource {
+  return typeof source.listGroupsOnly === 'function' && typeof source.loadGroupDetails === 'function';
 }
 
 interface RunningLoad {
@@ -212,7 +224,7 @@ export class GroupTreeModel {
    * After a reload: the group rows whose figures changed, when the cluster's own row and its list of
    * groups did not; undefined when the cluster row itself must be refreshed.
    */
-  private changedGroupsOnly(cluster: ClusterNode, before: ClusterLoadState): GroupNode[] | undefined {
+  private changedGroupsOnly(cluster: ClusterNode, before: ClusterLoadState, only?: ReadonlySet<string>): GroupNode[] | undefined {
     const after = cluster.state;
     if (before.status !== 'loaded' || after.status !== 'loaded') {
       return undefined;
@@ -231,7 +243,7 @@ export class GroupTreeModel {
     const changed: GroupNode[] = [];
     afterGroups.forEach((summary) => {
       const node = nodes.get(summary.groupId);
-      if (!node) {
+      if (!node || (only && !only.has(summary.groupId))) {
         return;
       }
       const shown = renderKey(node);
@@ -332,10 +344,16 @@ export class GroupTreeModel {
       }
     }
     const before = node.state;
+    const source = entry.source;
     let loaded: { info: ClusterInfo; groups: GroupSummary[] } | undefined;
     let failure: unknown;
     try {
-      const [info, groups] = await Promise.all([entry.source.describeCluster(), this.options.loadGroups ? this.options.loadGroups(entry.source) : entry.source.listGroups()]);
+      const listing = isTwoPhase(source)
+        ? source.listGroupsOnly().then((listed) => mergeListing(before.status === 'loaded' ? before.groups : [], listed))
+        : this.options.loadGroups
+          ? this.options.loadGroups(source)
+          : source.listGroups();
+      const [info, groups] = await Promise.all([source.describeCluster(), listing]);
       groups.sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0));
       loaded = { info, groups };
     } catch (e) {
@@ -357,6 +375,44 @@ export class GroupTreeModel {
     } else {
       this.forgetGroupsNotIn(node);
       this.emit(node);
+    }
+    if (loaded && isTwoPhase(source)) {
+      await this.loadDetails(node, source);
+    }
+  }
+
+  /**
+   * The details phase of a two-phase source: one batch at a time, the opened and visible groups first;
+   * after each, the rows whose figures changed are reported. A failed batch ends the round (the rows keep
+   * what they show; the next refresh tries again).
+   */
+  private async loadDetails(node: ClusterNode, source: TwoPhaseSource): Promise<void> {
+    if (node.state.status !== 'loaded') {
+      return;
+    }
+    const opened = new Set([...(this.groupNodes.get(node.sourceId)?.values() ?? [])].filter((g) => this.openedGroups.has(g.id)).map((g) => g.summary.groupId));
+    const groups = node.state.groups;
+    const batches = detailBatches({ groups, shown: this.arranged(groups), opened }, this.options.detailBatchLimits ?? DEFAULT_DETAIL_BATCH_LIMITS);
+    for (const ids of batches) {
+      let summaries: GroupSummary[];
+      try {
+        const details = await source.loadGroupDetails(ids);
+        summaries = this.options.summarizeDetails ? this.options.summarizeDetails(source, details) : details.map(summaryOfDetail);
+      } catch (e) {
+        this.options.logError?.(`Loading group details of ${source.label} failed: ${errorMessage(e)}`);
+        return;
+      }
+      const before: ClusterLoadState = node.state;
+      if (this.clusters.get(node.sourceId) !== node || before.status !== 'loaded') {
+        return;
+      }
+      node.state = { ...before, groups: withDetails(before.groups, summaries) };
+      const changed = this.changedGroupsOnly(node, before, new Set(ids));
+      if (changed) {
+        changed.forEach((group) => this.emit(group));
+      } else {
+        this.emit(node);
+      }
     }
   }
 

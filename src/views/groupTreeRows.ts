@@ -125,6 +125,10 @@ export function groupDescription(summary: GroupSummary): string {
   if (summary.error) {
     return `error · ${firstLine(summary.error, 80)}${type}`;
   }
+  if (summary.detailsPending) {
+    // Listed before its details: the state is ListGroups', lag and members are not known yet.
+    return `${summary.state} · details pending${type}`;
+  }
   const pending = summary.pendingTransactionalPartitions ? ` · ${plural(summary.pendingTransactionalPartitions, 'pending transactional offset')}` : '';
   return `lag ${formatCount(summary.totalLag)} · ${summary.state} · ${plural(summary.memberCount, 'member')}${pending}${type}`;
 }

@@ -108,6 +108,7 @@ export function createGroupsView(
     retries,
     arrangeGroups: (groups) => arrangement.arrange(groups),
     loadGroups: (source) => health.load(source),
+    summarizeDetails: (source, details) => health.evaluateDetails(source.id, details),
   });
   disposables.push({ dispose: () => data.dispose() });
 

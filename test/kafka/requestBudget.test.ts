@@ -51,7 +51,7 @@ describe('requests per refresh and per reset on a real broker', function () {
     }
   };
 
-  it('one refresh: one Metadata, one ListGroups, one DescribeGroups, one OffsetFetch per group, three ListOffsets, no new connection', async () => {
+  it('one refresh: one Metadata, one ListGroups, one DescribeGroups and one OffsetFetch for all the groups of the coordinator, three ListOffsets, no new connection', async () => {
     await refresh(); // the first refresh also learns the groups' topics
     counter.start();
     await refresh();
@@ -60,9 +60,34 @@ describe('requests per refresh and per reset on a real broker', function () {
     assert.equal(counter.count('Metadata'), 1, counter.summary());
     assert.equal(counter.count('ListGroups'), 1, counter.summary());
     assert.equal(counter.count('DescribeGroups'), 1, counter.summary());
+    assert.equal(counter.count('OffsetFetch'), 1, counter.summary());
     assert.equal(counter.count('GroupCoordinator'), 0, counter.summary());
     assert.equal(counter.count('ListOffsets'), 3, counter.summary());
     assert.equal(counter.connections, 0, counter.summary());
+  });
+
+  it('the two-phase load: the list costs one ListGroups; the details of a batch one DescribeGroups and one OffsetFetch, with the same figures', async () => {
+    const all = await source.listGroupDetails();
+    counter.start();
+    const listed = await source.listGroupsOnly();
+    const listCost = counter.summary();
+    counter.stop();
+    for (const group of GROUPS) {
+      const row = listed.find((g) => g.groupId === group);
+      assert.deepEqual(row && { state: row.state, groupType: row.groupType, detailsPending: row.detailsPending, totalLag: row.totalLag }, { state: 'Empty', groupType: 'simple', detailsPending: true, totalLag: null }, group);
+    }
+    assert.equal(counter.count('ListGroups'), 1, listCost);
+    assert.equal(counter.count('DescribeGroups') + counter.count('OffsetFetch') + counter.count('ListOffsets'), 0, listCost);
+    counter.start();
+    const details = await source.loadGroupDetails(GROUPS);
+    counter.stop();
+    console.log(`      the list phase: ${listCost}; details of ${GROUPS.length} groups: ${counter.summary()}`);
+    assert.equal(counter.count('DescribeGroups'), 1, counter.summary());
+    assert.equal(counter.count('OffsetFetch'), 1, counter.summary());
+    assert.deepEqual(
+      details.map((d) => [d.groupId, d.totalLag, d.detailsPending]),
+      GROUPS.map((group) => [group, all.find((g) => g.groupId === group)?.totalLag, undefined]),
+    );
   });
 
   it("the admin's first use: over the source's connections, no second login", async () => {

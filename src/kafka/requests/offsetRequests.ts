@@ -8,6 +8,7 @@ import { MetadataResponse, type MetadataResponseData } from '../../protocol/mess
 import { OffsetFetchRequest, type OffsetFetchRequestData } from '../../protocol/messages/offsetFetchRequest';
 import { OffsetFetchResponse, type OffsetFetchResponseData } from '../../protocol/messages/offsetFetchResponse';
 import { groupBy } from '../collections';
+import { errorMessage } from '../../protocol/errors';
 import { KafkaErrorCode } from '../kafkaErrors';
 import { apiCall, exactNumber, requestSpec, type RequestSpec } from './apiCall';
 
@@ -96,6 +97,38 @@ export function offsetFetchRequest(groupId: string): RequestSpec<OffsetFetchResu
       version >= OFFSET_FETCH_GROUPS_VERSION ? { groups: [{ groupId, memberId: null, memberEpoch: -1, topics: null }] } : { groupId, topics: null };
     return apiCall(OffsetFetchRequest, OffsetFetchResponse, version, data, (answer) => offsetFetchResult(answer, groupId, version));
   });
+}
+
+/**
+ * OffsetFetch v8–v9 for many groups in one request (KIP-709), every topic each committed: what Kafka's
+ * admin client sends per coordinator for listConsumerGroupOffsets of several groups. A group the answer
+ * leaves out gets an error of its own rather than failing the others.
+ */
+export function offsetFetchGroupsRequest(groupIds: readonly string[]): RequestSpec<Map<string, OffsetFetchResult | string>> {
+  return requestSpec(ApiKeys.OffsetFetch, OFFSET_FETCH_GROUPS_VERSION, 9, (version) =>
+    apiCall(
+      OffsetFetchRequest,
+      OffsetFetchResponse,
+      version,
+      { groups: groupIds.map((groupId) => ({ groupId, memberId: null, memberEpoch: -1, topics: null })) },
+      (answer) => {
+        const results = new Map<string, OffsetFetchResult | string>();
+        for (const groupId of groupIds) {
+          try {
+            results.set(groupId, offsetFetchResult(answer, groupId, version));
+          } catch (e) {
+            results.set(groupId, errorMessage(e));
+          }
+        }
+        return results;
+      },
+    ),
+  );
+}
+
+/** Whether the broker takes OffsetFetch for several groups at once (v8+). */
+export function fetchesManyGroups(maxOffsetFetchVersion: number | undefined): boolean {
+  return maxOffsetFetchVersion !== undefined && maxOffsetFetchVersion >= OFFSET_FETCH_GROUPS_VERSION;
 }
 
 function offsetFetchResult(answer: OffsetFetchResponseData, groupId: string, version: number): OffsetFetchResult {
