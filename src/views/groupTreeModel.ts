@@ -9,7 +9,7 @@
 import type { ClusterSource, Unsubscribe } from '../model/clusterSource';
 import { DEFAULT_DETAIL_BATCH_LIMITS, detailBatches, mergeListing, summaryOfDetail, withDetails, type DetailBatchLimits } from './groupDetailRounds';
 import { entryRows, groupChildren, memberChildren, partitionChildren } from './groupChildren';
-import { renderKey, ShownRows } from './shownRows';
+import { renderKey, ShownRows, type KeptRows } from './shownRows';
 import { LoadRetries, type LoadRetriesOptions } from './loadRetries';
 import type { TreeSources } from './treeSources';
 import type { ClusterInfo, GroupDetail, GroupSummary } from '../model/types';
@@ -70,8 +70,8 @@ export class GroupTreeModel {
   private readonly shownRows = new ShownRows();
   /**
    * Groups whose members the editor has asked for: what is under them (members, partitions) can change
-   * while the group row reads the same, so a refresh re-reads them too; unchanged rows are kept by
-   * shownRows, so nothing under them flickers. A collapsed group costs nothing: the editor does not ask.
+   * while the group row reads the same, so a refresh re-reads them too and reports only the rows under
+   * them that show something new (shownRows). A collapsed group costs nothing: the editor does not ask.
    */
   private readonly openedGroups = new Set<string>();
   private readonly retries: LoadRetries;
@@ -102,11 +102,18 @@ export class GroupTreeModel {
     if (!node) {
       return computed;
     }
-    const children = node.kind === 'cluster' ? computed : this.shownRows.keep(node.id, computed);
-    for (const child of children) {
-      this.parents.set(child, node);
+    if (node.kind === 'cluster') {
+      computed.forEach((child) => this.parents.set(child, node));
+      return computed;
     }
-    return children;
+    return this.keepChildren(node, computed).rows;
+  }
+
+  /** Keeps the rows already shown under `parent` (updated in place) and registers their parent. */
+  private keepChildren(parent: TreeNode, computed: TreeNode[]): KeptRows {
+    const kept = this.shownRows.keep(parent.id, computed);
+    kept.rows.forEach((child) => this.parents.set(child, parent));
+    return kept;
   }
 
   parent(node: TreeNode): TreeNode | undefined {
@@ -221,10 +228,11 @@ export class GroupTreeModel {
   }
 
   /**
-   * After a reload: the group rows whose figures changed, when the cluster's own row and its list of
-   * groups did not; undefined when the cluster row itself must be refreshed.
+   * After a reload: the group rows whose figures changed, and the opened groups whose rows read the same
+   * (what is under them is re-read), when the cluster's own row and its list of groups did not change;
+   * undefined when the cluster row itself must be refreshed.
    */
-  private changedGroupsOnly(cluster: ClusterNode, before: ClusterLoadState, only?: ReadonlySet<string>): GroupNode[] | undefined {
+  private changedGroupsOnly(cluster: ClusterNode, before: ClusterLoadState, only?: ReadonlySet<string>): { changed: GroupNode[]; reread: GroupNode[] } | undefined {
     const after = cluster.state;
     if (before.status !== 'loaded' || after.status !== 'loaded') {
       return undefined;
@@ -241,6 +249,7 @@ export class GroupTreeModel {
       return undefined;
     }
     const changed: GroupNode[] = [];
+    const reread: GroupNode[] = [];
     afterGroups.forEach((summary) => {
       const node = nodes.get(summary.groupId);
       if (!node || (only && !only.has(summary.groupId))) {
@@ -248,10 +257,41 @@ export class GroupTreeModel {
       }
       const shown = renderKey(node);
       node.summary = summary;
-      if (renderKey(node) !== shown || this.openedGroups.has(node.id)) {
+      if (renderKey(node) !== shown) {
+        // The editor re-reads the subtree of a row it is told about.
         changed.push(node);
+      } else if (this.openedGroups.has(node.id)) {
+        reread.push(node);
       }
     });
+    return { changed, reread };
+  }
+
+  /** Re-reads opened groups whose rows did not change and reports only the rows under them that did. */
+  private async rereadOpenedGroups(groups: GroupNode[]): Promise<void> {
+    await Promise.all(
+      groups.map(async (group) => {
+        const changed = await this.changedBelow(group, this.keepChildren(group, await this.groupChildren(group)));
+        changed.forEach((node) => this.emit(node));
+      }),
+    );
+  }
+
+  /**
+   * The rows to report under `parent` after a re-read: the parent itself when its list of rows changed (the
+   * editor re-reads its subtree), else its rows that show something new and, below the others the editor
+   * has opened, what changed there. A row that reads the same is not reported, so it is not re-rendered.
+   */
+  private async changedBelow(parent: TreeNode, kept: KeptRows): Promise<TreeNode[]> {
+    if (kept.listChanged) {
+      return [parent];
+    }
+    const changed = [...kept.changed];
+    for (const row of kept.rows) {
+      if (!kept.changed.includes(row) && this.shownRows.hasShown(row.id)) {
+        changed.push(...(await this.changedBelow(row, this.keepChildren(row, await this.computeChildren(row)))));
+      }
+    }
     return changed;
   }
 
@@ -371,7 +411,8 @@ export class GroupTreeModel {
     }
     const changedGroups = manual ? undefined : this.changedGroupsOnly(node, before);
     if (changedGroups) {
-      changedGroups.forEach((group) => this.emit(group));
+      changedGroups.changed.forEach((group) => this.emit(group));
+      await this.rereadOpenedGroups(changedGroups.reread);
     } else {
       this.forgetGroupsNotIn(node);
       this.emit(node);
@@ -409,7 +450,8 @@ export class GroupTreeModel {
       node.state = { ...before, groups: withDetails(before.groups, summaries) };
       const changed = this.changedGroupsOnly(node, before, new Set(ids));
       if (changed) {
-        changed.forEach((group) => this.emit(group));
+        changed.changed.forEach((group) => this.emit(group));
+        await this.rereadOpenedGroups(changed.reread);
       } else {
         this.emit(node);
       }

@@ -1,7 +1,8 @@
 import { strict as assert } from 'assert';
 import { GroupTreeModel } from '../../../src/views/groupTreeModel';
 import { SourceRegistry } from '../../../src/sources/sourceRegistry';
-import type { ClusterNode, GroupNode, MessageNode, TreeNode } from '../../../src/views/treeNodes';
+import type { ClusterNode, GroupNode, MemberNode, MessageNode, PartitionNode, TreeNode } from '../../../src/views/treeNodes';
+import type { GroupDetail } from '../../../src/model/types';
 import { FakeControl, FakeSource, groupDetail, member, offsets } from './fakeSource';
 
 function nextChange(data: GroupTreeModel): Promise<TreeNode | undefined> {
@@ -203,7 +204,7 @@ describe('views/GroupTreeModel targeted refreshes', () => {
     assert.equal(before[1].summary.totalLag, 7);
   });
 
-  it('keeps the row objects under a group whose re-read brings the same data, and renews only the changed ones', async () => {
+  it('keeps the row objects under a group on a re-read, updating in place only the changed ones', async () => {
     const [cluster] = data.roots();
     const detail = (end: number) =>
       groupDetail('payments', {
@@ -217,27 +218,74 @@ describe('views/GroupTreeModel targeted refreshes', () => {
     const again = await data.children(group);
     assert.deepEqual(again.map((n, i) => n === first[i]), [true, true], 'same data, same objects');
     source.put(detail(20));
-    const changed = await data.children(group);
-    assert.equal(changed[0], first[0], 'm-1 did not change: the row VS Code holds');
-    assert.notEqual(changed[1], first[1], 'm-2\'s lag changed: a new row');
+    const changed = (await data.children(group)) as MemberNode[];
+    assert.deepEqual(changed.map((n, i) => n === first[i]), [true, true], 'the rows VS Code holds, so each can be refreshed alone');
+    assert.equal(changed[1].partitions[0].logEndOffset, 20, "m-2's new figures are in its row");
     assert.equal(data.parent(changed[1]), group);
   });
 
-  it('re-reads an opened group whose members changed while its row reads the same', async () => {
+  /** payments with members m-1 (orders-0) and m-2 (orders-1), opened down to m-1's partition row. */
+  async function openedPayments(committed0: number, end0: number, end1: number): Promise<{ group: GroupNode; members: MemberNode[]; partition: PartitionNode }> {
     const [cluster] = data.roots();
-    const detail = (m1: number, m2: number) =>
-      groupDetail('payments', {
-        members: [member('m-1', { assignment: [{ topic: 'orders', partition: m1 }] }), member('m-2', { assignment: [{ topic: 'orders', partition: m2 }] })],
-        offsets: [offsets('orders', 0, 5, 10, m1 === 0 ? 'm-1' : 'm-2'), offsets('orders', 1, 5, 10, m1 === 1 ? 'm-1' : 'm-2')],
-      });
-    source.put(detail(0, 1));
+    source.put(paymentsDetail(committed0, end0, end1));
     await data.refresh();
     const group = ((await data.children(cluster)) as GroupNode[])[1];
-    await data.children(group); // the editor opened the group
+    const members = (await data.children(group)) as MemberNode[];
+    const [partition] = (await data.children(members[0])) as PartitionNode[];
     reported.length = 0;
-    source.put(detail(1, 0)); // a rebalance swapped the partitions: same lag, state and member count
+    return { group, members, partition };
+  }
+
+  function paymentsDetail(committed0: number, end0: number, end1: number): GroupDetail {
+    return groupDetail('payments', {
+      members: [member('m-1', { assignment: [{ topic: 'orders', partition: 0 }] }), member('m-2', { assignment: [{ topic: 'orders', partition: 1 }] })],
+      offsets: [offsets('orders', 0, committed0, end0, 'm-1'), offsets('orders', 1, 5, end1, 'm-2')],
+    });
+  }
+
+  it('reports nothing under an opened group when a push brings the same data (no row re-rendered)', async () => {
+    await openedPayments(5, 10, 10);
     await data.refresh();
-    assert.deepEqual(reported, [group], 'the opened group is refreshed so its members are read again');
+    assert.deepEqual(reported, [], 'an unchanged opened group, its members and partitions are not refreshed');
+  });
+
+  it("reports only the partition row whose offsets moved while its member's and group's rows read the same", async () => {
+    const { partition } = await openedPayments(5, 10, 10);
+    source.put(paymentsDetail(8, 13, 10)); // consumed 3, produced 3: the same lag everywhere
+    await data.refresh();
+    assert.deepEqual(reported, [partition], 'the one partition row, as the object VS Code holds');
+    assert.equal(partition.offsets.committedOffset, 8);
+  });
+
+  it("reports the group alone when one partition's lag changed (the editor re-reads the rows under it)", async () => {
+    const { group, partition } = await openedPayments(5, 10, 10);
+    source.put(paymentsDetail(5, 12, 10));
+    await data.refresh();
+    assert.deepEqual(reported, [group]);
+    const [member1] = (await data.children(group)) as MemberNode[];
+    assert.equal(((await data.children(member1)) as PartitionNode[])[0], partition, 'the re-read keeps the partition row object');
+    assert.equal(partition.offsets.lag, 7);
+  });
+
+  it('reports the member rows whose partitions moved while the group row reads the same', async () => {
+    const { members } = await openedPayments(5, 10, 10);
+    // A rebalance swapped the partitions: same lag, state and member count, so the group row reads the same.
+    source.put(
+      groupDetail('payments', {
+        members: [member('m-1', { assignment: [{ topic: 'orders', partition: 1 }] }), member('m-2', { assignment: [{ topic: 'orders', partition: 0 }] })],
+        offsets: [offsets('orders', 0, 5, 10, 'm-2'), offsets('orders', 1, 5, 10, 'm-1')],
+      }),
+    );
+    await data.refresh();
+    assert.ok(reported.length > 0 && reported.every((n) => n === members[0] || n === members[1]), `only the members' rows: ${reported.map((n) => n?.id).join(', ')}`);
+  });
+
+  it('reports the group when a member joins (its list of rows changed)', async () => {
+    const { group } = await openedPayments(5, 10, 10);
+    const detail = paymentsDetail(5, 10, 10);
+    source.put({ ...detail, members: [...detail.members, member('m-3')], memberCount: 3 });
+    await data.refresh();
+    assert.deepEqual(reported, [group]);
   });
 
   it('reports the whole cluster on a full refresh (the Refresh button, after a command)', async () => {
