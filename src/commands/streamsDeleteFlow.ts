@@ -2,7 +2,8 @@
  * "Delete Group…" on a KIP-1071 streams group, with the semantics of Kafka 4.4's `kafka-streams-groups.sh --delete`
  * (StreamsGroupCommand.deleteGroups): only an Empty streams group goes; its internal topics (repartition and
  * changelog, see offsets/streamsInternalTopics) are deleted too only when asked, as --delete-all-internal-topics
- * does, and only after the group itself was deleted. The preview names the group, its committed offsets and every
+ * does (the tool's --delete alone keeps them, so "Group only" is the first choice), and only after the group
+ * itself was deleted. The preview names the group, its committed offsets and every
  * internal topic (with those the tool would keep); after the confirmation the group's state and topics are read
  * again, and when they changed nothing is deleted.
  */
@@ -52,14 +53,15 @@ export async function deleteStreamsGroupFlow(
   let deletion: StreamsDeletion = 'group';
   if (topics.deletable.length > 0) {
     const chosen = await prompts.pickOne<StreamsDeletion>(
+      // The tool's default first: --delete alone keeps the internal topics.
       [
+        { label: 'Group only', description: '--delete', detail: 'The internal topics stay; a new application with this id would reuse them.', value: 'group' },
         {
           label: `Group and its ${topics.deletable.length} internal topic(s)`,
           description: '--delete --delete-all-internal-topics',
           detail: topics.deletable.join(', '),
           value: 'group-and-internal-topics',
         },
-        { label: 'Group only', description: '--delete', detail: 'The internal topics stay; a new application with this id would reuse them.', value: 'group' },
       ],
       { title: `Delete Streams Group ${groupId}`, placeholder: 'What to delete' },
     );

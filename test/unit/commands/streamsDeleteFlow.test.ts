@@ -59,7 +59,7 @@ describe('commands/streamsDeleteFlow (kafka-streams-groups.sh --delete)', () => 
     const prompts = new ScriptedAdminPrompts([{ pick: WITH_TOPICS }], [true]);
     const outcome = await deleteStreamsGroupFlow(prompts, cluster.admin(), GROUP, 0, cluster.describe);
     assert.ok(outcome?.ok, outcome?.summary);
-    assert.deepEqual(prompts.asked[0].labels, [WITH_TOPICS, 'Group only']);
+    assert.deepEqual(prompts.asked[0].labels, ['Group only', WITH_TOPICS]);
     const [confirmation] = prompts.confirmations;
     assert.equal(confirmation.message, "Delete streams group 'app' and its 2 internal topic(s)?");
     assert.match(confirmation.detail ?? '', /Internal topics deleted after the group: app-by-value-repartition, app-counts-changelog\./);
