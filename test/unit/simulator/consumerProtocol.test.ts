@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { RebalanceEvent, TopicPartition } from '../../../src/model/types';
+import type { ConsumerGroupHeartbeatRequestData } from '../../../src/protocol/messages/consumerGroupHeartbeatRequest';
 import type { ConsumerSpec } from '../../../src/simulator/control';
 import { Simulation } from '../../../src/simulator/simulation';
 
@@ -62,6 +63,36 @@ describe('consumer-protocol (KIP-848) simulated consumers', () => {
     }
     assert.equal(events.filter((e) => e.kind === 'member-joined').length, 3);
     assert.ok(events.some((e) => e.kind === 'assignment-changed' && e.reconciliation?.state === 'stable'), 'reconciliation reaches the event log');
+  });
+
+  it('sends every field to join, then only what changed, at the interval the coordinator returns, and epoch -1 to leave', () => {
+    const { sim, add } = setup();
+    const sent: Array<{ time: number; request: ConsumerGroupHeartbeatRequestData }> = [];
+    const coordinator = sim.coordinator;
+    const original = coordinator.consumerGroupHeartbeat.bind(coordinator);
+    coordinator.consumerGroupHeartbeat = (context, request, respond) => {
+      sent.push({ time: sim.now, request: structuredClone(request) });
+      original(context, request, respond);
+    };
+    add('a', { maxPollIntervalMs: 60000 });
+    sim.runUntil(20000);
+    const [join, ...rest] = sent.map((s) => s.request);
+    assert.equal(join.memberEpoch, 0);
+    assert.ok(join.memberId.length > 0, 'the client made its member id');
+    assert.equal(join.rebalanceTimeoutMs, 60000);
+    assert.deepEqual(join.subscribedTopicNames, ['orders']);
+    assert.deepEqual(join.topicPartitions, []);
+    const ack = rest[0];
+    assert.deepEqual(ack.topicPartitions?.flatMap((t) => t.partitions), [0, 1, 2, 3, 4, 5], 'the acknowledgement reports the reconciled partitions');
+    assert.equal(ack.subscribedTopicNames, null);
+    const steady = sent.slice(2);
+    assert.ok(steady.length >= 2);
+    for (const { request } of steady) {
+      assert.deepEqual([request.rebalanceTimeoutMs, request.subscribedTopicNames, request.topicPartitions, request.memberEpoch], [-1, null, null, 1]);
+    }
+    assert.deepEqual(steady.slice(1).map((s, i) => s.time - steady[i].time), steady.slice(1).map(() => 5000), 'group.consumer.heartbeat.interval.ms');
+    sim.stopConsumer('a');
+    assert.equal(sent[sent.length - 1].request.memberEpoch, -1);
   });
 
   it('stays quiet in the steady state: heartbeats at the coordinator interval change nothing', () => {
