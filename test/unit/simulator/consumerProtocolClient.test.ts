@@ -228,3 +228,26 @@ describe('consumer-protocol (KIP-848) simulated consumers', () => {
       /group\.remote\.assignor cannot be set when group\.protocol=CLASSIC/);
   });
 });
+
+describe('consumer-protocol member answered after it left', () => {
+  it('ignores an error answer that arrives once the member is STALE (it left on an expired poll timer)', () => {
+    // Latency 3 s: the heartbeat sent at 18 s is answered at 21 s, while the poll timer (8 s after the
+    // pause that starts at 12 s) expired at 20 s: the member is STALE when the refusal comes.
+    const sim = new Simulation({ seed: 7, coordinator: { responseLatencyMs: 3000 } });
+    sim.createTopic('orders', 2);
+    sim.addConsumer({ groupId: GROUP, topics: ['orders'], groupProtocol: 'consumer', maxPollIntervalMs: 8000 }, 'a');
+    sim.runUntil(12000);
+    sim.pausePolling('a', 30000);
+    const coordinator = sim.coordinator;
+    const original = coordinator.consumerGroupHeartbeat.bind(coordinator);
+    coordinator.consumerGroupHeartbeat = (context, request, respond) => {
+      // The heartbeats of 15-20 s carry an epoch the coordinator no longer knows: FENCED_MEMBER_EPOCH.
+      const fenced = request.memberEpoch > 0 && sim.now >= 15000 && sim.now < 20000;
+      original(context, fenced ? { ...request, memberEpoch: request.memberEpoch + 100 } : request, respond);
+    };
+    sim.runUntil(30000);
+    assert.equal(sim.consumer('a').membershipState, 'STALE');
+    sim.runUntil(60000);
+    assert.equal(sim.consumer('a').membershipState, 'STABLE');
+  });
+});
