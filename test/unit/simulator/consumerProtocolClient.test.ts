@@ -251,3 +251,38 @@ describe('consumer-protocol member answered after it left', () => {
     assert.equal(sim.consumer('a').membershipState, 'STABLE');
   });
 });
+
+describe('consumer-protocol members under random churn', () => {
+  it('never throw and never let two running members own a partition, across seeds (bounded: 12 runs of 3 virtual minutes)', () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const sim = new Simulation({ seed, coordinator: { responseLatencyMs: seed % 3 === 0 ? 0 : seed * 7 } });
+      sim.createTopic('orders', 8);
+      const handles = ['a', 'b', 'c', 'd'];
+      handles.forEach((handle, i) => sim.addConsumer({
+        groupId: GROUP, topics: ['orders'], groupProtocol: 'consumer', autoOffsetReset: 'earliest',
+        groupInstanceId: i % 2 === 0 ? `instance-${handle}` : null, maxPollIntervalMs: 15000,
+      }, handle));
+      let state = seed;
+      const next = (n: number): number => {
+        state = (state * 1103515245 + 12345) % 2147483648;
+        return state % n;
+      };
+      for (let step = 0; step < 36; step++) {
+        const consumer = sim.consumer(handles[next(handles.length)]);
+        const action = next(4);
+        if (!consumer.isRunning) {
+          if (action < 2 && consumer.failureReason === null) {
+            sim.restartConsumer(consumer.handle);
+          }
+        } else if (action === 0) {
+          sim.stopConsumer(consumer.handle);
+        } else if (action === 1) {
+          sim.crashConsumer(consumer.handle);
+        } else if (action === 2) {
+          sim.pausePolling(consumer.handle, 1000 + next(30000));
+        }
+        runCheckingSingleOwners(sim, handles, sim.now + 5000, 100);
+      }
+    }
+  });
+});
