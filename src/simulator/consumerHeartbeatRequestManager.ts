@@ -221,6 +221,9 @@ export class ConsumerHeartbeatRequestManager {
   private onErrorResponse(response: ConsumerGroupHeartbeatResponseData, now: number): void {
     const error = errorName(response.errorCode);
     this.sent = noSentFields();
+    if (this.membership.shouldSkipHeartbeat()) {
+      return; // the answer to a heartbeat sent before the member left (STALE, UNSUBSCRIBED): nothing to do
+    }
     // onFailedAttempt: the next heartbeat needs no interval, only the (exponential) backoff. No jitter, to stay deterministic.
     this.heartbeatDueAt = now;
     this.failedAttempts++;

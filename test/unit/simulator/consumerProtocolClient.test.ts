@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { RebalanceEvent, TopicPartition } from '../../../src/model/types';
+import type { ConsumerGroupHeartbeatRequestData } from '../../../src/protocol/messages/consumerGroupHeartbeatRequest';
 import type { ConsumerSpec } from '../../../src/simulator/control';
 import { Simulation } from '../../../src/simulator/simulation';
 
@@ -62,6 +63,36 @@ describe('consumer-protocol (KIP-848) simulated consumers', () => {
     }
     assert.equal(events.filter((e) => e.kind === 'member-joined').length, 3);
     assert.ok(events.some((e) => e.kind === 'assignment-changed' && e.reconciliation?.state === 'stable'), 'reconciliation reaches the event log');
+  });
+
+  it('sends every field to join, then only what changed, at the interval the coordinator returns, and epoch -1 to leave', () => {
+    const { sim, add } = setup();
+    const sent: Array<{ time: number; request: ConsumerGroupHeartbeatRequestData }> = [];
+    const coordinator = sim.coordinator;
+    const original = coordinator.consumerGroupHeartbeat.bind(coordinator);
+    coordinator.consumerGroupHeartbeat = (context, request, respond) => {
+      sent.push({ time: sim.now, request: structuredClone(request) });
+      original(context, request, respond);
+    };
+    add('a', { maxPollIntervalMs: 60000 });
+    sim.runUntil(20000);
+    const [join, ...rest] = sent.map((s) => s.request);
+    assert.equal(join.memberEpoch, 0);
+    assert.ok(join.memberId.length > 0, 'the client made its member id');
+    assert.equal(join.rebalanceTimeoutMs, 60000);
+    assert.deepEqual(join.subscribedTopicNames, ['orders']);
+    assert.deepEqual(join.topicPartitions, []);
+    const ack = rest[0];
+    assert.deepEqual(ack.topicPartitions?.flatMap((t) => t.partitions), [0, 1, 2, 3, 4, 5], 'the acknowledgement reports the reconciled partitions');
+    assert.equal(ack.subscribedTopicNames, null);
+    const steady = sent.slice(2);
+    assert.ok(steady.length >= 2);
+    for (const { request } of steady) {
+      assert.deepEqual([request.rebalanceTimeoutMs, request.subscribedTopicNames, request.topicPartitions, request.memberEpoch], [-1, null, null, 1]);
+    }
+    assert.deepEqual(steady.slice(1).map((s, i) => s.time - steady[i].time), steady.slice(1).map(() => 5000), 'group.consumer.heartbeat.interval.ms');
+    sim.stopConsumer('a');
+    assert.equal(sent[sent.length - 1].request.memberEpoch, -1);
   });
 
   it('stays quiet in the steady state: heartbeats at the coordinator interval change nothing', () => {
@@ -195,5 +226,63 @@ describe('consumer-protocol (KIP-848) simulated consumers', () => {
       /assignors: partition\.assignment\.strategy cannot be set when group\.protocol=CONSUMER/);
     assert.throws(() => sim.addConsumer({ groupId: GROUP, topics: ['orders'], groupRemoteAssignor: 'uniform' }),
       /group\.remote\.assignor cannot be set when group\.protocol=CLASSIC/);
+  });
+});
+
+describe('consumer-protocol member answered after it left', () => {
+  it('ignores an error answer that arrives once the member is STALE (it left on an expired poll timer)', () => {
+    // Latency 3 s: the heartbeat sent at 18 s is answered at 21 s, while the poll timer (8 s after the
+    // pause that starts at 12 s) expired at 20 s: the member is STALE when the refusal comes.
+    const sim = new Simulation({ seed: 7, coordinator: { responseLatencyMs: 3000 } });
+    sim.createTopic('orders', 2);
+    sim.addConsumer({ groupId: GROUP, topics: ['orders'], groupProtocol: 'consumer', maxPollIntervalMs: 8000 }, 'a');
+    sim.runUntil(12000);
+    sim.pausePolling('a', 30000);
+    const coordinator = sim.coordinator;
+    const original = coordinator.consumerGroupHeartbeat.bind(coordinator);
+    coordinator.consumerGroupHeartbeat = (context, request, respond) => {
+      // The heartbeats of 15-20 s carry an epoch the coordinator no longer knows: FENCED_MEMBER_EPOCH.
+      const fenced = request.memberEpoch > 0 && sim.now >= 15000 && sim.now < 20000;
+      original(context, fenced ? { ...request, memberEpoch: request.memberEpoch + 100 } : request, respond);
+    };
+    sim.runUntil(30000);
+    assert.equal(sim.consumer('a').membershipState, 'STALE');
+    sim.runUntil(60000);
+    assert.equal(sim.consumer('a').membershipState, 'STABLE');
+  });
+});
+
+describe('consumer-protocol members under random churn', () => {
+  it('never throw and never let two running members own a partition, across seeds (bounded: 12 runs of 3 virtual minutes)', () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const sim = new Simulation({ seed, coordinator: { responseLatencyMs: seed % 3 === 0 ? 0 : seed * 7 } });
+      sim.createTopic('orders', 8);
+      const handles = ['a', 'b', 'c', 'd'];
+      handles.forEach((handle, i) => sim.addConsumer({
+        groupId: GROUP, topics: ['orders'], groupProtocol: 'consumer', autoOffsetReset: 'earliest',
+        groupInstanceId: i % 2 === 0 ? `instance-${handle}` : null, maxPollIntervalMs: 15000,
+      }, handle));
+      let state = seed;
+      const next = (n: number): number => {
+        state = (state * 1103515245 + 12345) % 2147483648;
+        return state % n;
+      };
+      for (let step = 0; step < 36; step++) {
+        const consumer = sim.consumer(handles[next(handles.length)]);
+        const action = next(4);
+        if (!consumer.isRunning) {
+          if (action < 2 && consumer.failureReason === null) {
+            sim.restartConsumer(consumer.handle);
+          }
+        } else if (action === 0) {
+          sim.stopConsumer(consumer.handle);
+        } else if (action === 1) {
+          sim.crashConsumer(consumer.handle);
+        } else if (action === 2) {
+          sim.pausePolling(consumer.handle, 1000 + next(30000));
+        }
+        runCheckingSingleOwners(sim, handles, sim.now + 5000, 100);
+      }
+    }
   });
 });
