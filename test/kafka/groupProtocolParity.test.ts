@@ -3,7 +3,7 @@
  * same script of Java consumers runs against both, once with group.protocol=consumer (KIP-848) and
  * once with the classic protocol. Members a, b (static, group.instance.id b), c join one after the
  * other, d joins later, b is restarted (closed without leaving, back with the same instance id within
- * the session timeout), c is killed (its session expires). After each step both groups are described
+ * the session timeout), c is killed (its session expires), d leaves. After each step both groups are described
  * through KafkaSource (ConsumerGroupDescribe, DescribeGroups) until stable (while b is away, until b shows
  * its temporary leave), and the sequences must match: state, group epoch, assignor, each member's epoch,
  * target and final assignment, members named by client id or instance id. Member ids are random on both sides and the uniform assignor's choice of partitions
@@ -236,7 +236,7 @@ interface Side {
 
 /**
  * The script: a, b (static), c join one by one; d joins; b restarts within the session timeout; c is
- * killed. Returns the group after each step.
+ * killed; d leaves. Returns the group after each step.
  */
 async function runScript(env: BrokerEnv, side: Side, protocol: Protocol, groupId: string, topic: string): Promise<StepSnapshot[]> {
   const running = new Map<string, ParityMember>();
@@ -276,6 +276,9 @@ async function runScript(env: BrokerEnv, side: Side, protocol: Protocol, groupId
     await running.get('c')?.kill();
     running.delete('c');
     await settle('c crashes');
+    await running.get('d')?.stop();
+    running.delete('d');
+    await settle('d leaves (closes)');
     return snapshots;
   } catch (e) {
     throw new Error(`${side.label}: ${errorMessage(e)} (last seen: ${lastWhy})\nsteps so far: ${JSON.stringify(snapshots)}\n${everyone.map((m) => `--- ${m.name}:\n${m.log.slice(-3000)}`).join('\n')}`);
