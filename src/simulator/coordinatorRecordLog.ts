@@ -8,10 +8,11 @@
  * drops them, and tombstones older than delete.retention.ms (24 h), outside the active segment
  * (the newest ACTIVE_SEGMENT_RECORDS offsets, which the cleaner never touches, so a reader tailing
  * the log still sees every record). Offsets never move: cleaned batches keep their offsets, with gaps.
+ * Records are kept as the coordinator built them and encoded on their first fetch: most are never read.
  */
 import { encodeControlBatch, encodeRecordBatch } from '../protocol/recordBatch';
 import type { VirtualClock } from './clock';
-import { encodeCoordinatorRecord, type CoordinatorRecord, type CoordinatorRecordWriter, type EncodedRecord } from './coordinatorRecords';
+import { encodeCoordinatorRecord, recordKeyId, type CoordinatorRecord, type CoordinatorRecordWriter, type EncodedRecord } from './coordinatorRecords';
 import type { PartitionLog } from './partitionLog';
 import type { IsolationLevel, TransactionResult } from './transactionIndex';
 
@@ -22,8 +23,19 @@ export const ACTIVE_SEGMENT_RECORDS = 1000;
 /** A cleaning pass runs once this many records are superseded, and no fewer than live ones. */
 const MIN_DIRTY_RECORDS = 1000;
 
-export interface StoredRecord extends EncodedRecord {
+export interface StoredRecord {
   offset: number;
+  record: CoordinatorRecord;
+  /** Its key's identity (recordKeyId), for compaction. */
+  keyId: string;
+  /** Its bytes, once a fetch asked for them. */
+  encoded: EncodedRecord | null;
+}
+
+/** The record's key and value bytes, encoded once. */
+export function encodedRecord(stored: StoredRecord): EncodedRecord {
+  stored.encoded ??= encodeCoordinatorRecord(stored.record);
+  return stored.encoded;
 }
 
 export interface StoredBatch {
@@ -36,10 +48,6 @@ export interface StoredBatch {
   /** A COMMIT or ABORT marker (control batch), else null. */
   marker: TransactionResult | null;
   records: StoredRecord[];
-}
-
-function keyId(key: Uint8Array): string {
-  return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1');
 }
 
 export class CoordinatorRecordLog {
@@ -61,12 +69,12 @@ export class CoordinatorRecordLog {
   }
 
   /** Appends one coordinator operation's records as one batch (in `producerId`'s transaction when given); returns its base offset. */
-  append(records: readonly EncodedRecord[], timestamp: number, producerId: number | null = null): number {
+  append(records: readonly CoordinatorRecord[], timestamp: number, producerId: number | null = null): number {
     if (records.length === 0) {
       return this.log.highWatermark;
     }
     const base = producerId === null ? this.log.append(records.length, timestamp) : this.log.appendTransactional(producerId, records.length, timestamp);
-    const stored = records.map((record, i) => ({ key: record.key, value: record.value, offset: base + i }));
+    const stored = records.map((record, i): StoredRecord => ({ offset: base + i, record, keyId: recordKeyId(record), encoded: null }));
     if (producerId === null) {
       this.supersede(stored);
     } else {
@@ -124,7 +132,7 @@ export class CoordinatorRecordLog {
   /** The records become their keys' newest; what they replace is garbage for the cleaner. */
   private supersede(records: readonly StoredRecord[]): void {
     for (const record of records) {
-      const id = keyId(record.key);
+      const id = record.keyId;
       if (this.latest.has(id)) {
         this.superseded++;
       }
@@ -175,12 +183,12 @@ export class CoordinatorRecordLog {
         continue;
       }
       const records = batch.records.filter((record) => {
-        const id = keyId(record.key);
+        const id = record.keyId;
         if (this.latest.get(id) !== record.offset) {
           this.superseded--; // superseded, or an aborted write
           return false;
         }
-        if (record.value === null && expired) {
+        if (record.record.value === null && expired) {
           this.latest.delete(id); // a tombstone past its retention: the key is gone
           return false;
         }
@@ -208,7 +216,7 @@ export function encodeStoredBatches(batches: readonly StoredBatch[]): Buffer {
     return encodeRecordBatch({
       baseOffset: BigInt(batch.baseOffset),
       baseTimestamp: timestamp,
-      records: batch.records.map((record) => ({ offsetDelta: record.offset - batch.baseOffset, key: record.key, value: record.value })),
+      records: batch.records.map((record) => ({ offsetDelta: record.offset - batch.baseOffset, ...encodedRecord(record) })),
       ...(batch.producerId !== null ? { producerId: BigInt(batch.producerId), producerEpoch: 0, transactional: true } : {}),
     });
   }));
@@ -222,7 +230,7 @@ export class OffsetsTopicWriter implements CoordinatorRecordWriter {
   ) {}
 
   write(groupId: string, records: readonly CoordinatorRecord[], producerId?: number): void {
-    this.partitionOf(groupId).append(records.map(encodeCoordinatorRecord), this.clock.now, producerId ?? null);
+    this.partitionOf(groupId).append(records, this.clock.now, producerId ?? null);
   }
 
   endTransaction(groupId: string, producerId: number, result: TransactionResult): void {

@@ -122,6 +122,23 @@ export function newGroupMetadataTombstoneRecord(groupId: string): CoordinatorRec
   return { type: 'GroupMetadata', key: { group: groupId }, value: null };
 }
 
+/** What identifies the record's key (records of one key supersede each other): its type and key fields. */
+export function recordKeyId(record: CoordinatorRecord): string {
+  switch (record.type) {
+    case 'OffsetCommit':
+      return `1\u0000${record.key.group}\u0000${record.key.topic}\u0000${record.key.partition}`;
+    case 'GroupMetadata':
+      return `2\u0000${record.key.group}`;
+    case 'ConsumerGroupMetadata':
+    case 'ConsumerGroupTargetAssignmentMetadata':
+      return `${record.type}\u0000${record.key.groupId}`;
+    case 'ConsumerGroupRegularExpression':
+      return `${record.type}\u0000${record.key.groupId}\u0000${record.key.regularExpression}`;
+    default:
+      return `${record.type}\u0000${record.key.groupId}\u0000${record.key.memberId}`;
+  }
+}
+
 function encodeWith<K, V>(keyCodec: MessageCodec<K>, key: K, valueCodec: MessageCodec<V>, valueVersion: number, value: V | null): EncodedRecord {
   const keyWriter = new ByteWriter();
   keyWriter.int16(keyCodec.apiKey ?? -1);

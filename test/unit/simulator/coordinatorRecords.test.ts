@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { offsetsPartitionFor } from '../../../src/protocol/offsetsPartition';
 import { decodeRecordBatches } from '../../../src/protocol/recordBatch';
 import { OFFSETS_TOPIC, OFFSETS_TOPIC_PARTITIONS } from '../../../src/simulator/cluster';
-import { encodeStoredBatches } from '../../../src/simulator/coordinatorRecordLog';
+import { encodedRecord, encodeStoredBatches } from '../../../src/simulator/coordinatorRecordLog';
 import type { AssignorName } from '../../../src/simulator/control';
 import { Simulation } from '../../../src/simulator/simulation';
 import { decodeOffsetsTopicRecord, type OffsetsTopicRecord } from '../../../src/timeline/groupMetadataRecord';
@@ -75,7 +75,8 @@ describe('simulator/coordinatorRecords: the coordinator writes Kafka\'s records 
     try {
       const { stored } = offsetsLog(sim, 'layout');
       const batches = stored.read(0, 'read_uncommitted', Infinity);
-      const versions = new Set(batches.flatMap((b) => b.records.flatMap((r) => (r.value === null ? [] : [`${new DataView(r.key.buffer, r.key.byteOffset).getInt16(0)}:${new DataView(r.value.buffer, r.value.byteOffset).getInt16(0)}`]))));
+      const versions = new Set(batches.flatMap((b) => b.records.map(encodedRecord).flatMap(({ key, value }) =>
+        (value === null ? [] : [`${Buffer.from(key).readInt16BE(0)}:${Buffer.from(value).readInt16BE(0)}`]))));
       assert.deepEqual([...versions].sort(), ['1:4', '2:3']);
       const records = decodedRecords(sim, 'layout');
       const generations = records.flatMap((r) => (r.type === 'group-metadata' && r.value ? [r.value] : []));
