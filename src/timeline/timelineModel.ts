@@ -38,7 +38,15 @@ export interface GenerationSpan {
   to: number;
 }
 
-export type RebalanceMode = 'eager' | 'cooperative' | 'none';
+/**
+ * eager: every owned partition stopped (classic, onJoinPrepare revokes all); cooperative: only moved ones
+ * (classic, two rebalances); reconciliation: a KIP-848 group's members revoke and are assigned one
+ * epoch step at a time, so only moved partitions stop; none: nothing was revoked.
+ */
+export type RebalanceMode = 'eager' | 'cooperative' | 'reconciliation' | 'none';
+
+/** Which group protocol ran the rebalance: classic generations, or KIP-848 group epochs. */
+export type RebalanceProtocol = 'classic' | 'consumer';
 
 export interface RebalanceSpan {
   from: number;
@@ -50,6 +58,8 @@ export interface RebalanceSpan {
   /** Merged per-member changes of every assignment event inside the rebalance. */
   assignments: MemberAssignmentChange[];
   mode: RebalanceMode;
+  /** consumer when its events carry a KIP-848 member's reconciliation: generations are then group epochs. */
+  protocol: RebalanceProtocol;
   /** Partitions that could not be consumed during the rebalance: all owned ones for eager, only the moved ones for cooperative. */
   stoppedPartitions: TopicPartition[];
   /** Time consumption of `stoppedPartitions` stopped and resumed (resume null: not yet). */
@@ -322,6 +332,8 @@ class RebalanceTracker {
   private open: OpenRebalance | null = null;
   /** A rebalance that has settled but still takes what happens at the same instant (the sync's assignments). */
   private settling: OpenRebalance | null = null;
+  /** classic until an event shows a KIP-848 member's reconciliation. */
+  private protocol: RebalanceProtocol = 'classic';
   /** Rebalances whose classification later events can still change. */
   private pending: OpenRebalance[] = [];
   private readonly scratch = new PartitionScratch();
@@ -350,6 +362,7 @@ class RebalanceTracker {
         generationAfter: event.generation,
         assignments: [],
         mode: 'none',
+        protocol: this.protocol,
         stoppedPartitions: [],
         stoppedFrom: null,
         stoppedTo: null,
@@ -364,6 +377,13 @@ class RebalanceTracker {
       this.pending.push(this.open);
     }
     const current = this.open ?? this.settling;
+    if (event.reconciliation) {
+      // A group whose members reported a reconciliation runs the consumer protocol from then on.
+      this.protocol = 'consumer';
+      if (current) {
+        current.span.protocol = 'consumer';
+      }
+    }
     const changes = event.assignments ?? NO_CHANGES;
     for (let c = 0; c < changes.length; c++) {
       const change = changes[c];
@@ -391,7 +411,7 @@ class RebalanceTracker {
     this.pending = this.pending.filter((rebalance) => {
       classify(rebalance, this.assignedAt, this.partitionIds, this.scratch);
       // Settled and closed to same-instant events, and (cooperative) every moved partition handed out again: final.
-      return rebalance === this.open || rebalance === this.settling || (rebalance.span.mode === 'cooperative' && rebalance.span.stoppedTo === null);
+      return rebalance === this.open || rebalance === this.settling || (rebalance.span.mode !== 'eager' && rebalance.span.mode !== 'none' && rebalance.span.stoppedTo === null);
     });
     return this.all.slice();
   }
@@ -551,7 +571,8 @@ function classify({ span, ownedBefore, ownersBefore, departed, firstRevoke }: Op
   for (let i = 0; i < ownedBefore.length && allStopped; i++) {
     allStopped = revokedSet[ownedBefore[i]] === revokedStamp || departed.includes(ownersBefore[i]);
   }
-  span.mode = handedBack || allStopped ? 'eager' : 'cooperative';
+  // A KIP-848 member never revokes what it keeps (CurrentAssignmentBuilder), whatever the pattern looks like.
+  span.mode = span.protocol === 'consumer' ? 'reconciliation' : handedBack || allStopped ? 'eager' : 'cooperative';
   if (span.mode === 'eager') {
     // onJoinPrepare revokes everything before JoinGroup: nothing is consumed until the group is Stable.
     span.stoppedPartitions = ownedBefore.map((id) => ids.partition(id));

@@ -33,7 +33,7 @@ describe('KIP-848 consumer-group timeline webview (chromium)', function () {
     harness.page.locator(`.plot path.batch${selector}`).evaluateAll((paths) => paths.reduce((sum, path) => sum + Number(path.getAttribute('data-count')), 0));
 
   it('draws each member\'s revoking and waiting spans and the Reconciling phases', async () => {
-    // Revoking: m1 at epoch 1 (2000-7000) and 2 (10500-10600), m2 at epoch 2 (11000-11100).
+    // Revoking: m1 at epoch 2 (2000-7000) and 3 (10500-10600), m2 at epoch 3 (11000-11100).
     assert.equal(await drawn('.recon-revoking'), 3);
     // Waiting: m2 for foo-3..5 (1000-3000, 3000-8000), m3 for foo-2 and foo-5 (10000-12000).
     assert.equal(await drawn('.recon-waiting'), 3);
@@ -51,18 +51,18 @@ describe('KIP-848 consumer-group timeline webview (chromium)', function () {
     await page.keyboard.press('Enter');
     await textBecomes(page.locator('.details-title'), 'Assignment changed');
     const details = (await page.locator('.details').textContent()) ?? '';
-    assert.match(details, /Member epoch1 → 2/);
+    assert.match(details, /Member epoch2 → 3/);
     assert.match(details, /Converged6\.00 s after the target was set/);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'consumer-timeline.png') });
 
-    const target = events.findIndex((e) => e.kind === 'sync-completed' && e.generation === 3);
+    const target = events.findIndex((e) => e.kind === 'sync-completed' && e.generation === 4);
     for (let i = step; i < target; i++) {
       await page.keyboard.press('ArrowRight');
     }
     await page.keyboard.press('Enter');
-    await textBecomes(page.locator('.details h3').last(), /Convergence to epoch 3|Rebalance/);
-    await countBecomes(page.locator('table.convergence tbody tr'), (n) => n === 3, 'three members converged to epoch 3');
+    await textBecomes(page.locator('.details h3').last(), /Convergence to epoch 4|Rebalance/);
+    await countBecomes(page.locator('table.convergence tbody tr'), (n) => n === 3, 'three members converged to epoch 4');
     assert.deepEqual(await page.locator('table.convergence tbody td').allTextContents(), ['600 ms', '1.10 s', '2.00 s']);
   });
 });

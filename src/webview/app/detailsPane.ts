@@ -6,7 +6,7 @@ import type { MemberAssignmentChange, MemberReconciliation, RebalanceEvent } fro
 import { reconciliationOf } from '../../timeline/reconciliation';
 import type { RebalanceSpan, TimelineModel } from '../../timeline/timelineModel';
 import type { TimeBase } from '../timelineProtocol';
-import { formatPartitions, KIND_LABELS, modeLabel } from './describe';
+import { formatPartitions, generationSteps, KIND_LABELS, modeLabel } from './describe';
 import { h } from './dom';
 import { markerIcon } from './markerIcon';
 import { formatDuration, formatTime } from './viewWindow';
@@ -85,7 +85,7 @@ function summary(context: DetailsContext): HTMLElement[] {
     for (const rebalance of model.rebalances.slice(-12).reverse()) {
       const button = h('button', { className: 'link', attrs: { type: 'button' } }, [
         h('span', { className: `pill pill-${rebalance.mode}`, text: modeLabel(rebalance) }),
-        ` gen ${rebalance.generationBefore} → ${rebalance.generationAfter} · ${formatDuration(rebalance.to - rebalance.from)}`,
+        ` ${generationSteps(rebalance)} · ${formatDuration(rebalance.to - rebalance.from)}`,
       ]);
       button.addEventListener('click', () => context.onSelect(rebalance.startEvent));
       list.appendChild(h('li', {}, [button]));
@@ -95,6 +95,13 @@ function summary(context: DetailsContext): HTMLElement[] {
   parts.push(h('p', { className: 'hint', text: 'Click an event or use the arrow keys and Enter to see its details.' }));
   return parts;
 }
+
+const PROTOCOL_TEXT: Record<RebalanceSpan['mode'], string> = {
+  eager: 'eager (stop the world)',
+  cooperative: 'cooperative (incremental)',
+  reconciliation: 'consumer protocol, KIP-848 (each member revokes, then is assigned, one epoch step at a time)',
+  none: 'nothing revoked',
+};
 
 function rebalanceDetails(context: DetailsContext, rebalance: RebalanceSpan, withAssignments: boolean): HTMLElement {
   const { timeBase, model } = context;
@@ -106,10 +113,10 @@ function rebalanceDetails(context: DetailsContext, rebalance: RebalanceSpan, wit
       : `${rebalance.mode === 'eager' ? `whole group, ${rebalance.stoppedPartitions.length} partition(s)` : `${rebalance.stoppedPartitions.length} moved partition(s): ${formatPartitions(rebalance.stoppedPartitions)}`} for ${formatDuration((rebalance.stoppedTo ?? model.end) - rebalance.stoppedFrom)}${rebalance.stoppedTo === null ? ' so far' : ''}`;
   const wrapper = h('div', { className: 'rebalance-details' }, [
     definitionList([
-      ['Generations', `${rebalance.generationBefore} → ${rebalance.generationAfter}`],
+      [rebalance.protocol === 'consumer' ? 'Group epochs' : 'Generations', `${rebalance.generationBefore} → ${rebalance.generationAfter}`],
       ['Started', formatTime(rebalance.from, timeBase, 1, true)],
       ['Duration', `${formatDuration(rebalance.to - rebalance.from)}${rebalance.finished ? '' : ' (in progress)'}`],
-      ['Protocol', rebalance.mode === 'eager' ? 'eager (stop the world)' : rebalance.mode === 'cooperative' ? 'cooperative (incremental)' : 'nothing revoked'],
+      ['Protocol', PROTOCOL_TEXT[rebalance.mode]],
       ['Consumption stopped', stopped],
     ]),
   ]);

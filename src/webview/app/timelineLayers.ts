@@ -9,7 +9,7 @@ import type { GroupState, RebalanceEventKind } from '../../model/types';
 import { reconciliationOf } from '../../timeline/reconciliation';
 import type { RebalanceSpan, TimelineModel } from '../../timeline/timelineModel';
 import type { TimeBase } from '../timelineProtocol';
-import { KIND_LABELS, modeLabel } from './describe';
+import { generationSteps, KIND_LABELS, modeLabel } from './describe';
 import { s, svgTitle } from './dom';
 import { MARKER_PATHS } from './markers';
 import { parseGlyph, placeGlyph, rectPath, type Glyph, type PathBatch } from './pathBatch';
@@ -127,9 +127,9 @@ export function stopWindows({ model, scale, hits }: PlotLayers, laneVisible: (la
       title: () => (run.count > 1 ? `${run.count} eager rebalances stopped the whole group here; zoom in` : stopTitle(run.item, model.end)),
     });
   }
-  // Cooperative: per lane of a member that gave partitions up.
+  // Cooperative and KIP-848: per lane of a member that gave partitions up.
   const perLane = new Map<number, RebalanceSpan[]>();
-  for (const rebalance of stopped.filter((r) => r.mode === 'cooperative')) {
+  for (const rebalance of stopped.filter((r) => r.mode === 'cooperative' || r.mode === 'reconciliation')) {
     for (const change of rebalance.assignments) {
       const lane = laneOfMember.get(change.memberId);
       if (change.revoked.length > 0 && lane !== undefined && laneVisible(lane)) {
@@ -170,7 +170,7 @@ export function rebalanceBars({ model, scale, hits }: PlotLayers, batch: PathBat
     const duration = formatDuration(rebalance.to - rebalance.from);
     const title = dense
       ? `${run.count} rebalances here; zoom in`
-      : `Rebalance gen ${rebalance.generationBefore} → ${rebalance.generationAfter} · ${duration}${rebalance.finished ? '' : ' (in progress)'} · ${modeLabel(rebalance)}`;
+      : `Rebalance ${generationSteps(rebalance)} · ${duration}${rebalance.finished ? '' : ' (in progress)'} · ${modeLabel(rebalance)}`;
     const classes = dense ? 'rebalance rebalance-dense' : `rebalance rebalance-${rebalance.mode}${rebalance.finished ? '' : ' open'}`;
     const width = Math.max(run.x2 - run.x1, 3);
     batch.add(classes, rectPath(run.x1, y, width, 8, 2), run.x1, y);

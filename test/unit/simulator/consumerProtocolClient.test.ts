@@ -88,7 +88,7 @@ describe('consumer-protocol (KIP-848) simulated consumers', () => {
     const steady = sent.slice(2);
     assert.ok(steady.length >= 2);
     for (const { request } of steady) {
-      assert.deepEqual([request.rebalanceTimeoutMs, request.subscribedTopicNames, request.topicPartitions, request.memberEpoch], [-1, null, null, 1]);
+      assert.deepEqual([request.rebalanceTimeoutMs, request.subscribedTopicNames, request.topicPartitions, request.memberEpoch], [-1, null, null, 2]);
     }
     assert.deepEqual(steady.slice(1).map((s, i) => s.time - steady[i].time), steady.slice(1).map(() => 5000), 'group.consumer.heartbeat.interval.ms');
     sim.stopConsumer('a');

@@ -4,6 +4,7 @@ import { runScenario } from '../../../src/simulator/scenario';
 import { DEMO_SCENARIO } from '../../../src/simulator/scenarios/demo';
 import { buildTimeline, TimelineBuilder, timelineBuilder } from '../../../src/timeline/timelineModel';
 import { manyEvents } from '../../webview/sampleEvents';
+import { membershipChange, TIMELINE_GROUP } from './consumerGroupTimeline';
 
 const tp = (partition: number): TopicPartition => ({ topic: 't', partition });
 const base = { groupId: 'g' };
@@ -119,6 +120,24 @@ describe('timeline/timelineModel', () => {
     assert.equal(followUp.mode, 'none');
     assert.equal(open.finished, false);
     assert.deepEqual([open.from, open.to], [400, 400]);
+  });
+
+  it("calls a KIP-848 group's rebalances reconciliation, in group epochs, stopping only the partitions each member revoked", () => {
+    const { events } = membershipChange();
+    const rebalances = buildTimeline(TIMELINE_GROUP, events).rebalances;
+    const moving = rebalances.filter((r) => r.mode !== 'none');
+    assert.ok(moving.length > 0, 'the membership change moves partitions');
+    for (const rebalance of rebalances) {
+      assert.equal(rebalance.protocol, 'consumer');
+      assert.notEqual(rebalance.mode, 'eager', `epoch ${rebalance.generationBefore} → ${rebalance.generationAfter} is no stop-the-world rebalance`);
+      assert.notEqual(rebalance.mode, 'cooperative');
+    }
+    for (const rebalance of moving) {
+      assert.equal(rebalance.mode, 'reconciliation');
+      const revoked = new Set(rebalance.assignments.flatMap((c) => c.revoked.map((p) => `${p.topic}-${p.partition}`)));
+      assert.deepEqual(new Set(rebalance.stoppedPartitions.map((p) => `${p.topic}-${p.partition}`)), revoked);
+    }
+    assert.ok(buildTimeline('g', eagerEvents).rebalances.every((r) => r.protocol === 'classic'));
   });
 
   it('sorts events by time, stably, and finds markers by time', () => {
