@@ -8,10 +8,7 @@ import type { ConsumerSpec, ProducerSpec, SimulatedConsumerInfo, SimulatorContro
 import { describeSimGroup, listSimGroups, type IsolationLevelLookup } from './groupDetailMapper';
 import { LiveSimulation, type LiveTimers } from './live';
 import { buildScenario } from './scenario';
-import type { Scenario } from './scenarioSchema';
-import { DEMO_SCENARIO } from './scenarios/demo';
-import { EXACTLY_ONCE_SCENARIO } from './scenarios/exactlyOnce';
-import { PROTOCOLS_SCENARIO } from './scenarios/protocols';
+import { BUILT_IN_SCENARIO_NAMES, BUILT_IN_SCENARIOS, isBuiltInScenarioName, type BuiltInScenarioName } from './scenarios/builtIn';
 import type { Simulation } from './simulation';
 
 export interface NotifyTimers {
@@ -205,20 +202,7 @@ export class SimSource implements ClusterSource {
   }
 }
 
-/** The built-in scenarios the editor can run, by the name the setting uses. */
-const BUILT_IN_SCENARIOS = {
-  demo: DEMO_SCENARIO,
-  'exactly-once': EXACTLY_ONCE_SCENARIO,
-  protocols: PROTOCOLS_SCENARIO,
-} as const satisfies Record<string, Scenario>;
-
-export type BuiltInScenarioName = keyof typeof BUILT_IN_SCENARIOS;
-
-export const BUILT_IN_SCENARIO_NAMES = Object.keys(BUILT_IN_SCENARIOS) as BuiltInScenarioName[];
-
-export function isBuiltInScenarioName(name: unknown): name is BuiltInScenarioName {
-  return typeof name === 'string' && Object.hasOwn(BUILT_IN_SCENARIOS, name);
-}
+export { BUILT_IN_SCENARIO_NAMES, isBuiltInScenarioName, type BuiltInScenarioName } from './scenarios/builtIn';
 
 export interface DemoSimSourceOptions {
   /** Run against the wall clock (started at once; dispose stops it). Default false. */

@@ -4,19 +4,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { buildScenario } from '../scenario';
-import { DEMO_SCENARIO } from '../scenarios/demo';
+import { BUILT_IN_SCENARIO_NAMES, BUILT_IN_SCENARIOS, isBuiltInScenarioName } from '../scenarios/builtIn';
 import { parseServerArgs, type ServerArgs } from './cliArgs';
 import { SimKafkaServer } from './kafkaServer';
 import { errorMessage } from '../../protocol/errors';
 
 function loadScenario(name: string): unknown {
-  if (name === 'demo') {
-    return DEMO_SCENARIO;
+  if (isBuiltInScenarioName(name)) {
+    return BUILT_IN_SCENARIOS[name];
   }
   try {
     return JSON.parse(readFileSync(name, 'utf8')) as unknown;
   } catch (error) {
-    throw new Error(`Cannot read scenario "${name}" (expected "demo" or a JSON file): ${errorMessage(error)}`);
+    throw new Error(`Cannot read scenario "${name}" (expected ${BUILT_IN_SCENARIO_NAMES.map((n) => `"${n}"`).join(', ')} or a JSON file): ${errorMessage(error)}`);
   }
 }
 

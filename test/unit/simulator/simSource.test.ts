@@ -138,7 +138,7 @@ describe('SimSource', () => {
       await source.dispose();
     }
     assert.equal(createDemoSimSource().label, 'Simulator (demo)');
-    assert.throws(() => createDemoSimSource({ scenario: 'chaos' as BuiltInScenarioName }), /Unknown simulator scenario "chaos"; expected one of: demo, exactly-once/);
+    assert.throws(() => createDemoSimSource({ scenario: 'chaos' as BuiltInScenarioName }), /Unknown simulator scenario "chaos"; expected one of: demo, exactly-once, protocols/);
   });
 
   it('exposes the control surface with clear errors', async () => {
