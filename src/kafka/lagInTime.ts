@@ -11,6 +11,21 @@ import type { PartitionOffsets } from '../model/types';
 import { errorMessage } from '../protocol/errors';
 import { decodeRecordBatches } from '../protocol/recordBatch';
 
+/**
+ * Decoded batches per fetched answer: many groups committed at the same offset of a partition share one
+ * Fetch answer, decoded once. Keyed weakly: a load's answers go with the load.
+ */
+const decodedAnswers = new WeakMap<Uint8Array, ReturnType<typeof decodeRecordBatches>>();
+
+function decodedOnce(bytes: Uint8Array): ReturnType<typeof decodeRecordBatches> {
+  let batches = decodedAnswers.get(bytes);
+  if (!batches) {
+    batches = decodeRecordBatches(bytes);
+    decodedAnswers.set(bytes, batches);
+  }
+  return batches;
+}
+
 /** The rows whose lag in time needs a read: committed and behind the high watermark. */
 export function lagInTimeCandidates(rows: readonly PartitionOffsets[]): PartitionOffsets[] {
   return rows.filter((row) => row.committedOffset !== null && row.committedOffset >= 0 && row.logEndOffset !== null && row.logEndOffset > row.committedOffset);
@@ -55,7 +70,7 @@ export function fillLagInTime(rows: readonly PartitionOffsets[], reads: LagInTim
         committedOffset: row.committedOffset,
         logStartOffset: row.logStartOffset,
         logEndOffset: row.logEndOffset,
-        firstUnconsumed: pickRecordAt(decodeRecordBatches(bytes), offset),
+        firstUnconsumed: pickRecordAt(decodedOnce(bytes), offset),
         newest: null,
       });
       if (lag.ageMs !== null) {

@@ -2,9 +2,10 @@
  * The two-phase load of a cluster with many groups (issue 19): ListGroups gives every row at once
  * (listGroupsOnly), then the details (members, offsets, lag, lag in time) come in batches, first for the
  * groups the user looks at: the groups opened in the tree, the rows at the top of the list as filtered
- * and sorted, then every group the filter lets through, then the rest. One batch of a cluster is in
- * flight at a time (the source cuts each into requests per coordinator with its own bounded
- * concurrency), so a refresh of 20,000 groups never floods the brokers. A group keeps the figures of its
+ * and sorted, then every group the filter lets through, then the rest. At most two batches of a
+ * cluster are in flight (the source cuts each into requests per coordinator with its own bounded
+ * concurrency; two overlap one batch's round trips with the other's), so a refresh of 20,000 groups
+ * never floods the brokers. A group keeps the figures of its
  * last details until new ones come: a background refresh never turns a row back to "details pending".
  */
 import type { GroupDetail, GroupSummary } from '../model/types';
@@ -14,10 +15,12 @@ export interface DetailBatchLimits {
   visibleRows: number;
   /** Groups per later batch (per loadGroupDetails call). */
   batchSize: number;
+  /** Batches loading at once. */
+  inFlight: number;
 }
 
 /** About a screen of rows; then batches big enough to fill requests per coordinator, small enough to show progress. */
-export const DEFAULT_DETAIL_BATCH_LIMITS: Readonly<DetailBatchLimits> = { visibleRows: 100, batchSize: 1000 };
+export const DEFAULT_DETAIL_BATCH_LIMITS: Readonly<DetailBatchLimits> = { visibleRows: 100, batchSize: 5000, inFlight: 2 };
 
 export interface DetailPlanInput {
   /** Every listed group. */
@@ -52,6 +55,23 @@ export function detailBatches({ groups, shown, opened }: DetailPlanInput, limits
     batches.push(rest.slice(i, i + limits.batchSize));
   }
   return batches;
+}
+
+/**
+ * Runs `load` over the batches in their order, at most `inFlight` at once; a `false` from one stops
+ * the batches not started yet.
+ */
+export async function runBatches(batches: readonly string[][], inFlight: number, load: (ids: string[]) => Promise<boolean>): Promise<void> {
+  let next = 0;
+  let stopped = false;
+  const worker = async (): Promise<void> => {
+    while (!stopped && next < batches.length) {
+      if (!(await load(batches[next++]))) {
+        stopped = true;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, inFlight), batches.length) }, worker));
 }
 
 /**

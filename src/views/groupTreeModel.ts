@@ -7,7 +7,7 @@
  * this to a TreeDataProvider.
  */
 import type { ClusterSource, Unsubscribe } from '../model/clusterSource';
-import { DEFAULT_DETAIL_BATCH_LIMITS, detailBatches, mergeListing, summaryOfDetail, withDetails, type DetailBatchLimits } from './groupDetailRounds';
+import { DEFAULT_DETAIL_BATCH_LIMITS, detailBatches, mergeListing, runBatches, summaryOfDetail, withDetails, type DetailBatchLimits } from './groupDetailRounds';
 import { entryRows, groupChildren, memberChildren, partitionChildren } from './groupChildren';
 import { renderKey, ShownRows, type KeptRows } from './shownRows';
 import { LoadRetries, type LoadRetriesOptions } from './loadRetries';
@@ -318,6 +318,12 @@ export class GroupTreeModel {
   private reload(node: ClusterNode, manual = false): Promise<void> {
     const current = this.loads.get(node.sourceId);
     if (current) {
+      // A two-phase round re-reads every group anyway: an automatic reload that falls inside it is
+      // dropped rather than queued, so a round longer than the interval never runs back to back.
+      const source = this.registry.get(node.sourceId)?.source;
+      if (!manual && source && isTwoPhase(source)) {
+        return current.running;
+      }
       current.again = true;
       current.manual ||= manual;
       return current.running;
@@ -423,9 +429,9 @@ export class GroupTreeModel {
   }
 
   /**
-   * The details phase of a two-phase source: one batch at a time, the opened and visible groups first;
-   * after each, the rows whose figures changed are reported. A failed batch ends the round (the rows keep
-   * what they show; the next refresh tries again).
+   * The details phase of a two-phase source: a bounded number of batches at a time, the opened and
+   * visible groups first; after each, the rows whose figures changed are reported. A failed batch ends
+   * the round (the rows keep what they show; the next refresh tries again).
    */
   private async loadDetails(node: ClusterNode, source: TwoPhaseSource): Promise<void> {
     if (node.state.status !== 'loaded') {
@@ -433,19 +439,19 @@ export class GroupTreeModel {
     }
     const opened = new Set([...(this.groupNodes.get(node.sourceId)?.values() ?? [])].filter((g) => this.openedGroups.has(g.id)).map((g) => g.summary.groupId));
     const groups = node.state.groups;
-    const batches = detailBatches({ groups, shown: this.arranged(groups), opened }, this.options.detailBatchLimits ?? DEFAULT_DETAIL_BATCH_LIMITS);
-    for (const ids of batches) {
+    const limits = this.options.detailBatchLimits ?? DEFAULT_DETAIL_BATCH_LIMITS;
+    await runBatches(detailBatches({ groups, shown: this.arranged(groups), opened }, limits), limits.inFlight, async (ids) => {
       let summaries: GroupSummary[];
       try {
         const details = await source.loadGroupDetails(ids);
         summaries = this.options.summarizeDetails ? this.options.summarizeDetails(source, details) : details.map(summaryOfDetail);
       } catch (e) {
         this.options.logError?.(`Loading group details of ${source.label} failed: ${errorMessage(e)}`);
-        return;
+        return false;
       }
       const before: ClusterLoadState = node.state;
       if (this.clusters.get(node.sourceId) !== node || before.status !== 'loaded') {
-        return;
+        return false;
       }
       node.state = { ...before, groups: withDetails(before.groups, summaries) };
       const changed = this.changedGroupsOnly(node, before, new Set(ids));
@@ -455,7 +461,8 @@ export class GroupTreeModel {
       } else {
         this.emit(node);
       }
-    }
+      return true;
+    });
   }
 
   /** Drops the row objects of groups that are gone, so a group that comes back gets a fresh row. */

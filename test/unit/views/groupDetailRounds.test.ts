@@ -1,6 +1,6 @@
 import { strict as assert } from 'assert';
 import type { GroupDetail, GroupSummary } from '../../../src/model/types';
-import { detailBatches, mergeListing } from '../../../src/views/groupDetailRounds';
+import { detailBatches, mergeListing, runBatches } from '../../../src/views/groupDetailRounds';
 import { GroupTreeModel } from '../../../src/views/groupTreeModel';
 import { SourceRegistry } from '../../../src/sources/sourceRegistry';
 import type { ClusterNode, GroupNode, TreeNode } from '../../../src/views/treeNodes';
@@ -56,7 +56,7 @@ describe('views/groupDetailRounds', () => {
       const groups = ids(10).map((id) => listed(id));
       // The filter shows g009..g004 (sorted descending); g001 is opened though filtered out.
       const shown = groups.slice(4).reverse();
-      const batches = detailBatches({ groups, shown, opened: new Set(['g001', 'gone']) }, { visibleRows: 2, batchSize: 3 });
+      const batches = detailBatches({ groups, shown, opened: new Set(['g001', 'gone']) }, { visibleRows: 2, batchSize: 3, inFlight: 1 });
       assert.deepEqual(batches, [['g001', 'g009', 'g008'], ['g007', 'g006', 'g005'], ['g004', 'g000', 'g002'], ['g003']]);
       assert.equal(new Set(batches.flat()).size, 10, 'each group once');
     });
@@ -65,8 +65,26 @@ describe('views/groupDetailRounds', () => {
       const groups = ids(20000).map((id) => listed(id));
       const batches = detailBatches({ groups, shown: groups, opened: new Set() });
       assert.equal(batches[0].length, 100);
-      assert.ok(batches.slice(1, -1).every((b) => b.length === 1000));
+      assert.ok(batches.slice(1, -1).every((b) => b.length === 5000));
       assert.equal(batches.flat().length, 20000);
+    });
+  });
+
+  describe('runBatches', () => {
+    it('runs the batches in order, at most `inFlight` at once, and starts none after one says stop', async () => {
+      const started: string[] = [];
+      let running = 0;
+      let most = 0;
+      await runBatches([['a'], ['b'], ['c'], ['d'], ['e']], 2, async ([id]) => {
+        started.push(id);
+        running++;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setImmediate(resolve));
+        running--;
+        return id !== 'b';
+      });
+      assert.equal(most, 2);
+      assert.deepEqual(started, ['a', 'b', 'c'], 'c had started beside b; d and e never start');
     });
   });
 
@@ -93,7 +111,7 @@ describe('views/groupDetailRounds', () => {
         source.put(groupDetail(id, { offsets: [offsets('t', 0, 1, 4)] }));
       }
       registry.add({ source });
-      data = new GroupTreeModel(registry, { detailBatchLimits: { visibleRows: 5, batchSize: 10 } });
+      data = new GroupTreeModel(registry, { detailBatchLimits: { visibleRows: 5, batchSize: 10, inFlight: 2 } });
       changes = [];
       data.onDidChange((node) => changes.push(node));
     });
@@ -102,12 +120,12 @@ describe('views/groupDetailRounds', () => {
 
     const rows = async (cluster: ClusterNode): Promise<GroupNode[]> => (await data.children(cluster)).filter((n): n is GroupNode => n.kind === 'group');
 
-    it('shows every row as listed before any detail arrives, then fills them in batches, one at a time', async () => {
+    it('shows every row as listed before any detail arrives, then fills them in batches, two at a time', async () => {
       let open!: () => void;
       source.detailGate = new Promise((resolve) => (open = resolve));
       const [cluster] = data.roots();
       await data.children(cluster);
-      await waitUntil('the first details batch is asked', () => source.detailCalls.length === 1);
+      await waitUntil('the first details batches are asked', () => source.detailCalls.length === 2);
       const listedRows = await rows(cluster);
       assert.equal(listedRows.length, 25, 'every row is there before the details');
       assert.ok(listedRows.every((r) => r.summary.detailsPending));
@@ -116,8 +134,31 @@ describe('views/groupDetailRounds', () => {
       await waitUntil('every batch is loaded', () => source.detailCalls.length === 3 && source.inFlight === 0);
       await waitUntil('the last batch is applied', () => cluster.state.status === 'loaded' && cluster.state.groups.every((g) => !g.detailsPending));
       assert.deepEqual(source.detailCalls.map((c) => c.length), [5, 10, 10]);
-      assert.equal(source.mostInFlight, 1, 'one details batch of a cluster in flight at a time');
+      assert.equal(source.mostInFlight, 2, 'at most two details batches of a cluster in flight');
       assert.ok((await rows(cluster)).every((r) => r.summary.totalLag === 3));
+    });
+
+    it('drops an automatic refresh that comes while a details round runs, and queues a manual one', async () => {
+      const [cluster] = data.roots();
+      await data.children(cluster);
+      await waitUntil('the first load ends', () => cluster.state.status === 'loaded' && cluster.state.groups.every((g) => !g.detailsPending));
+      let open!: () => void;
+      source.detailGate = new Promise((resolve) => (open = resolve));
+      source.calls.length = 0;
+      const first = data.refresh();
+      await waitUntil('the round asks its first batches', () => source.inFlight === 2);
+      const automatic = data.refresh();
+      open();
+      await Promise.all([first, automatic]);
+      assert.deepEqual(source.calls.filter((c) => c === 'listGroupsOnly'), ['listGroupsOnly'], 'one round: the interval tick inside it is dropped');
+      source.calls.length = 0;
+      source.detailGate = new Promise((resolve) => (open = resolve));
+      const second = data.refresh();
+      await waitUntil('the round asks its first batches', () => source.inFlight === 2);
+      const manual = data.refresh(undefined, true);
+      open();
+      await Promise.all([second, manual]);
+      assert.deepEqual(source.calls.filter((c) => c === 'listGroupsOnly'), ['listGroupsOnly', 'listGroupsOnly'], 'the user\'s Refresh runs once more');
     });
 
     it('fetches an opened group first on the next refresh, and never shows a loaded row as pending again', async () => {
@@ -131,7 +172,7 @@ describe('views/groupDetailRounds', () => {
       source.detailGate = new Promise((resolve) => (open = resolve));
       changes.length = 0;
       const refreshed = data.refresh();
-      await waitUntil('the first details batch is asked', () => source.detailCalls.length === 1);
+      await waitUntil('the first details batches are asked', () => source.detailCalls.length === 2);
       assert.deepEqual(source.detailCalls[0], ['g020', 'g000', 'g001', 'g002', 'g003', 'g004']);
       assert.ok((await rows(cluster)).every((r) => !r.summary.detailsPending && r.summary.totalLag === 3), 'rows keep their figures while the details reload');
       open();
