@@ -40,7 +40,7 @@ const STEP_TIMEOUT_MS = 120000;
 
 type Protocol = 'consumer' | 'classic';
 
-/** A Java member (test/kafka/java/ParityMember.java) named by its client id; stops politely or is killed. */
+/** A Java member (test/kafka/java/GroupMember.java) named by its client id; stops politely or is killed. */
 class ParityMember {
   private output = '';
   private readonly child: ChildProcessWithoutNullStreams;
@@ -48,8 +48,8 @@ class ParityMember {
 
   constructor(env: BrokerEnv, bootstrap: string, groupId: string, topic: string, protocol: Protocol, readonly name: string, isStatic: boolean) {
     this.child = spawn('java', [
-      '-Xmx128m', '-XX:TieredStopAtLevel=1', '-cp', javaTestClasspath(env.lib, 'ParityMember'), 'ParityMember',
-      bootstrap, groupId, topic, protocol, name, isStatic ? name : '-', protocol === 'classic' ? String(CLASSIC_SESSION_TIMEOUT_MS) : '-',
+      '-Xmx128m', '-XX:TieredStopAtLevel=1', '-cp', javaTestClasspath(env.lib, 'GroupMember'), 'GroupMember',
+      bootstrap, groupId, topic, protocol, isStatic ? name : '-', '-', name, protocol === 'classic' ? String(CLASSIC_SESSION_TIMEOUT_MS) : '-', 'empty',
     ]);
     this.exited = new Promise((resolve) => this.child.once('exit', () => resolve()));
     const collect = (chunk: Buffer): void => {

@@ -2,6 +2,7 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -14,9 +15,13 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * A Java consumer for the real-broker tests: joins a group, polls and commits, prints
- * "ASSIGNED <partitions>" whenever its assignment changes and leaves when stdin closes.
+ * "ASSIGNED <partitions>" whenever its assignment changes and closes when stdin closes (a static
+ * member without leaving the group, as KafkaConsumer.close() does).
  * Arguments: bootstrap groupId topics(comma-separated) protocol(classic|consumer) instanceId(or -) assignor(or -)
+ *            [clientId(or -, default java-<groupId>) [sessionTimeoutMs(or -) [empty|nonempty]]]
  * A topics argument "regex:<pattern>" subscribes to a KIP-848 broker-side regular expression instead.
+ * With "empty", an empty assignment is printed too (the parity test compares what each member holds,
+ * nothing included); by default only non-empty ones are, so "ASSIGNED" means the member got partitions.
  */
 public class GroupMember {
     public static void main(String[] args) throws Exception {
@@ -24,7 +29,9 @@ public class GroupMember {
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, args[0]);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, args[1]);
         props.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, args[3]);
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "java-" + args[1]);
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, optional(args, 6).orElse("java-" + args[1]));
+        optional(args, 7).ifPresent((ms) -> props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, ms));
+        boolean reportEmpty = optional(args, 8).map("empty"::equals).orElse(false);
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
@@ -61,7 +68,7 @@ public class GroupMember {
             while (running.get()) {
                 commitPending |= consumer.poll(Duration.ofMillis(200)).count() > 0;
                 String now = consumer.assignment().toString();
-                if (!consumer.assignment().isEmpty() && !now.equals(last)) {
+                if ((reportEmpty || !consumer.assignment().isEmpty()) && !now.equals(last)) {
                     System.out.println("ASSIGNED " + now);
                     System.out.flush();
                     last = now;
@@ -72,12 +79,17 @@ public class GroupMember {
                         consumer.commitSync();
                         commitPending = false;
                     } catch (RebalanceInProgressException | CommitFailedException e) {
-                        // a cooperative rebalance is under way: commit after the next poll
+                        // a rebalance is under way: commit after the next poll
                     }
                 }
             }
         }
         System.out.println("CLOSED");
         System.out.flush();
+    }
+
+    /** The argument at `index` unless absent or "-". */
+    private static Optional<String> optional(String[] args, int index) {
+        return args.length > index && !args[index].equals("-") ? Optional.of(args[index]) : Optional.empty();
     }
 }
