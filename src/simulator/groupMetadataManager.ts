@@ -21,6 +21,7 @@ import {
   ConsumerGroupHeartbeatHandler, type ConsumerGroup, type ConsumerGroupRecordSink, type HeartbeatContext, type TopicMetadataImage,
 } from './consumerGroup';
 import { ClassicProtocolMembers } from './consumerGroup/classicProtocolMembers';
+import type { ClassicMemberSnapshot } from './consumerGroup/onlineMigration';
 import { VirtualClockTimer } from './consumerGroupSeams';
 import { CoordinatorConsumerGroup } from './coordinatorConsumerGroup';
 import type { KafkaErrorCode } from './errors';
@@ -92,7 +93,7 @@ export class GroupMetadataManager {
       events: (event: Parameters<GroupEvents['append']>[0]) => events.append(event),
       newMemberId: () => kafkaUuid(random),
       config: config.consumerGroup,
-      downgrade: (group: ConsumerGroup, leavingMemberId: string) => this.migration.maybeDowngrade(group, leavingMemberId),
+      downgrade: (group: ConsumerGroup, leavingMemberId: string, joining?: ClassicMemberSnapshot) => this.migration.maybeDowngrade(group, leavingMemberId, joining),
     };
     this.consumerGroups = new ConsumerGroupHeartbeatHandler(consumerGroupOptions);
     this.rebalance = new ClassicRebalance(clock, config, events, (groupId) => this.classicGroup(groupId));

@@ -18,7 +18,9 @@ import {
 } from './consumerGroup';
 import type { ClassicProtocolMembers } from './consumerGroup/classicProtocolMembers';
 import type { ClassicMemberMetadata } from './consumerGroup/types';
-import { classicMembersOfConsumerGroup, consumerGroupFromClassicGroup, type UpgradedGroup } from './consumerGroup/onlineMigration';
+import {
+  classicMembersOfConsumerGroup, consumerGroupFromClassicGroup, type ClassicMemberSnapshot, type UpgradedGroup,
+} from './consumerGroup/onlineMigration';
 import type { KafkaErrorCode } from './errors';
 import type { GroupOffsets } from './groupOffsets';
 import type {
@@ -179,17 +181,23 @@ export class OnlineMigration {
   // ---------------------------------------------------------------- downgrade
 
   /**
-   * consumerGroupFenceMember's downgrade: when the leaving member is the last of the consumer protocol,
-   * others remain and the policy and group.max.size allow it, the others become a Stable classic group at
-   * the group epoch with their target assignments, which then rebalances (convertToClassicGroup). Returns
-   * whether it did; the engine then drops the consumer group.
+   * The downgrade (validateOnlineDowngradeWithFencedMember / WithReplacedMemberId, convertToClassicGroup):
+   * when the leaving member is the last of the consumer protocol, and others remain (or a classic static
+   * member replaces it, `joining`) and the policy and group.max.size allow it, the classic members become a
+   * Stable classic group at the group epoch with their target assignments (the joining member with the
+   * leaving one's). A group left by a member then rebalances; one whose member was replaced does not.
+   * Returns whether it did; the engine then drops the consumer group.
    */
-  maybeDowngrade(group: ConsumerGroup, leavingMemberId: string): boolean {
-    if (!group.allMembersUseClassicProtocolExcept(leavingMemberId) || group.members.size <= 1
-      || !isDowngradeEnabled(this.host.policy) || group.members.size - 1 > this.host.classicGroupMaxSize) {
+  maybeDowngrade(group: ConsumerGroup, leavingMemberId: string, joining?: ClassicMemberSnapshot): boolean {
+    const size = joining === undefined ? group.members.size - 1 : group.members.size;
+    if (!group.allMembersUseClassicProtocolExcept(leavingMemberId) || (joining === undefined && group.members.size <= 1)
+      || !isDowngradeEnabled(this.host.policy) || size > this.host.classicGroupMaxSize) {
       return false;
     }
     const snapshots = classicMembersOfConsumerGroup(group, leavingMemberId, this.host.metadataImage);
+    if (joining !== undefined) {
+      snapshots.push(joining);
+    }
     let protocols: Array<{ metadata: ClassicMemberMetadata; decoded: JoinGroupProtocol[] }>;
     try {
       protocols = snapshots.map((snapshot) => ({ metadata: snapshot.classicMemberMetadata, decoded: snapshot.classicMemberMetadata.supportedProtocols.map(protocolFromBytes) }));
@@ -215,7 +223,9 @@ export class OnlineMigration {
     classic.generationId = group.groupEpoch;
     classic.protocolName = classic.selectProtocol();
     classic.members.forEach((member) => this.host.rebalance.rescheduleMemberHeartbeat(member));
-    this.host.rebalance.prepareRebalance(classic, `Downgrade group ${group.groupId} from consumer to classic.`);
+    if (joining === undefined) {
+      this.host.rebalance.prepareRebalance(classic, `Downgrade group ${group.groupId} from consumer to classic.`);
+    }
     return true;
   }
 }

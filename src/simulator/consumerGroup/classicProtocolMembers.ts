@@ -13,7 +13,7 @@ import { applyMemberUpdate, newConsumerGroupMember, useClassicProtocol, type Con
 import { metadataHashOf, removeMemberRecords, replaceMemberRecords } from './groupChanges';
 import { throwIfConsumerGroupIsFull, throwIfInstanceIdIsFenced, throwIfStaticMemberIsUnknown, unknownMember } from './heartbeatValidation';
 import { consumerGroupJoinKey, consumerGroupSyncKey, type ConsumerGroupHeartbeatHandlerOptions } from './heartbeatSeam';
-import type { NamedTopicPartition } from './onlineMigration';
+import { namedTargetAssignment, type NamedTopicPartition } from './onlineMigration';
 import * as recordsOf from './records';
 import { KafkaApiError, MemberState, type ClassicMemberMetadata } from './types';
 
@@ -164,6 +164,25 @@ export class ClassicProtocolMembers {
     }, { sessionTimeoutMs: request.sessionTimeoutMs, supportedProtocols: request.protocols }), replacedMemberId,
     [...owned].map(([topicId, partitions]) => ({ topicId, partitions })), records);
 
+    const response = {
+      memberId: updatedMember.memberId,
+      generationId: updatedMember.memberEpoch,
+      protocolType: CONSUMER_PROTOCOL_TYPE,
+      protocolName: firstProtocolName(updatedMember),
+    };
+    // 4. The last member of the consumer protocol replaced by a classic static member: downgrade.
+    if (replacedMemberId !== undefined && updatedMember.classicMemberMetadata !== null && this.options.downgrade?.(group, replacedMemberId, {
+      memberId: updatedMember.memberId,
+      instanceId: updatedMember.instanceId,
+      clientId: updatedMember.clientId,
+      clientHost: updatedMember.clientHost,
+      rebalanceTimeoutMs: updatedMember.rebalanceTimeoutMs,
+      classicMemberMetadata: updatedMember.classicMemberMetadata,
+      assignment: namedTargetAssignment(group, replacedMemberId, this.options.metadataImage),
+    }) === true) {
+      this.handler.deleteGroup(groupId, cause);
+      return response;
+    }
     this.handler.commit(group, records, { text: cause, removal: 'member-left' });
     if (replacedMemberId !== undefined) {
       this.handler.cancelTimers(groupId, replacedMemberId);
@@ -172,12 +191,7 @@ export class ClassicProtocolMembers {
     this.handler.scheduleSessionTimeout(groupId, updatedMember.memberId, request.sessionTimeoutMs);
     this.scheduleFence(consumerGroupSyncKey(groupId, updatedMember.memberId), groupId, updatedMember.memberId,
       request.rebalanceTimeoutMs, 'the member failed to sync within timeout.');
-    return {
-      memberId: updatedMember.memberId,
-      generationId: updatedMember.memberEpoch,
-      protocolType: CONSUMER_PROTOCOL_TYPE,
-      protocolName: firstProtocolName(updatedMember),
-    };
+    return response;
   }
 
   /** classicGroupSyncToConsumerGroup: the member's current partitions, unless it must rejoin first. */

@@ -4,6 +4,7 @@
  */
 import type { ConsumerGroup } from './consumerGroup';
 import type { ConsumerGroupEventSink } from './consumerGroupEvents';
+import type { ClassicMemberSnapshot } from './onlineMigration';
 import type { PartitionAssignor } from './groupChanges';
 import type { ConsumerGroupRecordSink } from './records';
 import type { ConsumerGroupConfig, CoordinatorTimer, TopicMetadataImage } from './types';
@@ -29,10 +30,11 @@ export interface ConsumerGroupHeartbeatHandlerOptions {
   /** Member ids for version-0 joins that send none (Kafka: Uuid.randomUuid().toString()). */
   newMemberId: () => string;
   /**
-   * Online downgrade (group.consumer.migration.policy): called before a member is fenced; true when the
-   * caller has made a classic group of the remaining members, after which the engine drops its group.
+   * Online downgrade (group.consumer.migration.policy): called before a member is fenced, or when a classic
+   * static member replaces one of the consumer protocol (`joining`, which takes the leaving one's target
+   * assignment); true when the caller has made a classic group of the members, after which the engine drops its group.
    */
-  downgrade?: (group: ConsumerGroup, leavingMemberId: string) => boolean;
+  downgrade?: (group: ConsumerGroup, leavingMemberId: string, joining?: ClassicMemberSnapshot) => boolean;
 }
 
 export const consumerGroupSessionTimeoutKey = (groupId: string, memberId: string): string => `session-timeout-${groupId}-${memberId}`;

@@ -100,6 +100,18 @@ export function consumerGroupFromClassicGroup(
   return { group, records };
 }
 
+/** A member's target assignment by topic name, sorted (what a classic group's member holds). */
+export function namedTargetAssignment(group: ConsumerGroup, memberId: string, image: TopicMetadataImage): NamedTopicPartition[] {
+  const assignment: NamedTopicPartition[] = [];
+  for (const [topicId, partitions] of group.targetAssignmentOf(memberId)) {
+    const topic = image.topicById(topicId)?.name;
+    if (topic !== undefined) {
+      [...partitions].sort((a, b) => a - b).forEach((partition) => assignment.push({ topic, partition }));
+    }
+  }
+  return assignment;
+}
+
 /**
  * What ClassicGroup.fromConsumerGroup reads of the consumer group: every member but the leaving one,
  * each with its target assignment by topic name (the classic group starts Stable with it, then rebalances).
@@ -110,13 +122,7 @@ export function classicMembersOfConsumerGroup(group: ConsumerGroup, leavingMembe
     if (member.memberId === leavingMemberId || member.classicMemberMetadata === null) {
       continue;
     }
-    const assignment: NamedTopicPartition[] = [];
-    for (const [topicId, partitions] of group.targetAssignmentOf(member.memberId)) {
-      const topic = image.topicById(topicId)?.name;
-      if (topic !== undefined) {
-        [...partitions].sort((a, b) => a - b).forEach((partition) => assignment.push({ topic, partition }));
-      }
-    }
+    const assignment = namedTargetAssignment(group, member.memberId, image);
     snapshots.push({
       memberId: member.memberId,
       instanceId: member.instanceId,

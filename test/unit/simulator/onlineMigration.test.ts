@@ -22,13 +22,13 @@ class ConsumerProtocolMember {
   epoch = 0;
   owned: ConsumerGroupHeartbeatRequestData['topicPartitions'] = [];
 
-  constructor(private readonly sim: Simulation) {}
+  constructor(private readonly sim: Simulation, private readonly instanceId: string | null = null) {}
 
   heartbeat(memberEpoch = this.epoch): ConsumerGroupHeartbeatResponseData {
     let answer: ConsumerGroupHeartbeatResponseData | undefined;
     const full = memberEpoch === 0;
     const request = heartbeatRequest({
-      groupId: GROUP, memberId: this.memberId, memberEpoch,
+      groupId: GROUP, memberId: this.memberId, memberEpoch, instanceId: this.instanceId,
       ...(full ? { rebalanceTimeoutMs: 30000, subscribedTopicNames: [TOPIC] } : {}), topicPartitions: this.owned,
     });
     this.sim.coordinator.consumerGroupHeartbeat(CONTEXT, request, (response) => {
@@ -191,6 +191,31 @@ describe('online migration between classic and consumer groups (group.consumer.m
       assert.equal(member.heartbeat(-1).errorCode, 0);
       assert.equal(groupType(sim), 'consumer');
       assert.deepEqual(describe848(sim).members.map((m) => [m.memberId, m.memberType]), [[first.memberId, 0]]);
+    });
+  }
+
+  for (const policy of ['bidirectional', 'upgrade'] as const) {
+    it(`${policy === 'bidirectional' ? 'downgrades' : 'does not downgrade (policy upgrade)'} when a classic static member replaces the last static member of the consumer protocol`, () => {
+      sim = newSimulation(policy);
+      const member = new ConsumerProtocolMember(sim, 'instance-1');
+      member.heartbeat(0);
+      const other = classicJoin(sim, { memberId: 'classic-a', apiVersion: 3 });
+      assert.equal(other.errorCode, 'NONE');
+      const owned = describe848(sim).members.find((m) => m.memberId === member.memberId)?.targetAssignment.topicPartitions.flatMap((t) => t.partitions);
+      assert.ok(owned !== undefined && owned.length > 0, 'the static member has a target assignment');
+      const replacing = classicJoin(sim, { groupInstanceId: 'instance-1' });
+      assert.equal(replacing.errorCode, 'NONE');
+      assert.notEqual(replacing.memberId, member.memberId);
+      if (policy === 'upgrade') {
+        assert.equal(groupType(sim), 'consumer');
+        assert.deepEqual(describe848(sim).members.map((m) => m.memberType), [0, 0]);
+        return;
+      }
+      assert.equal(groupType(sim), 'classic');
+      const classic = sim.coordinator.group(GROUP);
+      assert.equal(classic?.state, 'Stable', 'a replacement does not rebalance');
+      assert.deepEqual(classic?.members.get(replacing.memberId)?.assignment.partitions.map((tp) => tp.partition), owned);
+      assert.equal(classic?.staticMembers.get('instance-1'), replacing.memberId);
     });
   }
 
