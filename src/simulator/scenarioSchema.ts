@@ -7,6 +7,7 @@ import { CONSUMER_DEFAULTS } from './consumer';
 import { groupProtocolIssues } from './consumerConfig';
 import type { AssignorName, ConsumerSpec } from './control';
 import { DEFAULT_COORDINATOR_CONFIG } from './coordinator';
+import { CONSUMER_GROUP_MIGRATION_POLICIES, type ConsumerGroupMigrationPolicy } from './consumerGroup';
 import { scenarioWorkIssues } from './scenarioWork';
 
 export interface ScenarioConsumer extends Omit<ConsumerSpec, 'topics'> {
@@ -66,6 +67,8 @@ export interface Scenario {
     maxSessionTimeoutMs?: number;
     maxGroupSize?: number;
     offsetsRetentionMs?: number;
+    /** group.consumer.migration.policy: which online conversions between classic and consumer groups run. */
+    consumerGroupMigrationPolicy?: ConsumerGroupMigrationPolicy;
   };
   topics: ScenarioTopic[];
   consumers?: ScenarioConsumer[];
@@ -430,7 +433,8 @@ export function validateScenario(value: unknown): Scenario {
     const coordinator = c.object(root.coordinator, 'scenario.coordinator');
     if (coordinator) {
       const keys = ['initialRebalanceDelayMs', 'minSessionTimeoutMs', 'maxSessionTimeoutMs', 'maxGroupSize', 'offsetsRetentionMs'] as const;
-      c.unknownKeys(coordinator, 'scenario.coordinator', keys);
+      c.unknownKeys(coordinator, 'scenario.coordinator', [...keys, 'consumerGroupMigrationPolicy']);
+      c.oneOf(coordinator, 'consumerGroupMigrationPolicy', 'scenario.coordinator', CONSUMER_GROUP_MIGRATION_POLICIES, true);
       for (const key of keys) {
         c.number(coordinator, key, 'scenario.coordinator', { optional: true, integer: true, min: key === 'maxGroupSize' ? 1 : 0 });
       }

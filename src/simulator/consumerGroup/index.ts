@@ -17,5 +17,5 @@ export { compileTopicRegex, resolveTopicRegex } from './topicRegex';
 export { InMemoryTopicImage } from './topicImage';
 export {
   DEFAULT_CONSUMER_GROUP_CONFIG, isDowngradeEnabled, isUpgradeEnabled, KafkaApiError, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH, MemberState,
-  type ConsumerGroupConfig, type ConsumerGroupMigrationPolicy, type CoordinatorTimer, type PartitionEpochs, type TopicInfo, type TopicMetadataImage, type TopicPartitionSets,
+  CONSUMER_GROUP_MIGRATION_POLICIES, type ConsumerGroupConfig, type ConsumerGroupMigrationPolicy, type CoordinatorTimer, type PartitionEpochs, type TopicInfo, type TopicMetadataImage, type TopicPartitionSets,
 } from './types';

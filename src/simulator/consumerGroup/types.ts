@@ -24,7 +24,9 @@ export interface ClassicMemberMetadata {
 }
 
 /** group.consumer.migration.policy (ConsumerGroupMigrationPolicy): which online conversions are allowed. */
-export type ConsumerGroupMigrationPolicy = 'bidirectional' | 'upgrade' | 'downgrade' | 'disabled';
+export const CONSUMER_GROUP_MIGRATION_POLICIES = ['bidirectional', 'upgrade', 'downgrade', 'disabled'] as const;
+
+export type ConsumerGroupMigrationPolicy = (typeof CONSUMER_GROUP_MIGRATION_POLICIES)[number];
 
 export function isUpgradeEnabled(policy: ConsumerGroupMigrationPolicy): boolean {
   return policy === 'bidirectional' || policy === 'upgrade';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { ScenarioValidationError, validateScenario } from '../../../src/simulator/scenario';
+import { buildScenario, ScenarioValidationError, validateScenario } from '../../../src/simulator/scenario';
 
 function issuesOf(consumers: unknown[]): string[] {
   try {
@@ -58,5 +58,18 @@ describe('scenario validation of groupProtocol', () => {
       'scenario.consumers[2].subscribedTopicRegex: SubscribedTopicRegex `(?=x)` is not a valid regular expression: invalid or unsupported Perl syntax: `(?=`.',
       'scenario.consumers[3].subscribedTopicRegex: expected a non-empty regular expression, got ""',
     ]);
+  });
+
+  it('takes group.consumer.migration.policy as coordinator.consumerGroupMigrationPolicy, and refuses other values', () => {
+    const scenario = { durationMs: 1000, topics: [{ name: 'orders', partitions: 2 }] };
+    const { simulation } = buildScenario({ ...scenario, coordinator: { consumerGroupMigrationPolicy: 'disabled' } });
+    assert.equal(simulation.coordinator.config.consumerGroupMigrationPolicy, 'disabled');
+    simulation.dispose();
+    assert.throws(
+      () => validateScenario({ ...scenario, coordinator: { consumerGroupMigrationPolicy: 'sideways' } }),
+      (e: unknown) =>
+        e instanceof ScenarioValidationError &&
+        e.issues.join() === 'scenario.coordinator.consumerGroupMigrationPolicy: expected one of "bidirectional", "upgrade", "downgrade", "disabled", got "sideways"',
+    );
   });
 });
