@@ -16,9 +16,9 @@ import { ClassicGroupJoin } from './classicGroupJoin';
 import { ClassicGroupSync } from './classicGroupSync';
 import { ClassicRebalance } from './classicRebalance';
 import type { CoordinatorConfig } from './coordinatorConfig';
-import { newGroupMetadataTombstoneRecord } from './coordinatorRecords';
+import { newGroupMetadataTombstoneRecord, type CoordinatorRecord } from './coordinatorRecords';
 import {
-  ConsumerGroupHeartbeatHandler, type ConsumerGroup, type ConsumerGroupRecordSink, type HeartbeatContext, type TopicMetadataImage,
+  ConsumerGroupHeartbeatHandler, type ConsumerGroup, type ConsumerGroupRecord, type HeartbeatContext, type TopicMetadataImage,
 } from './consumerGroup';
 import { ClassicProtocolMembers } from './consumerGroup/classicProtocolMembers';
 import type { ClassicMemberSnapshot } from './consumerGroup/onlineMigration';
@@ -61,7 +61,17 @@ function isConsumerGroup(group: Group): group is CoordinatorConsumerGroup {
 /** What KIP-848 groups need from the simulator: the topics they subscribe to and where their records go. */
 export interface ConsumerGroupSeams {
   metadataImage: TopicMetadataImage;
-  records: ConsumerGroupRecordSink;
+  /** One batch of a group's records (its consumer-group records, with a conversion's classic record when it migrates). */
+  records: (batch: readonly CoordinatorRecord[]) => void;
+}
+
+/** The classic records of an online migration, written in the batch of the consumer group's records, as Kafka writes them. */
+interface PendingConversion {
+  groupId: string;
+  /** convertToConsumerGroup: the classic group's tombstone, before the consumer group's records. */
+  before: CoordinatorRecord[];
+  /** convertToClassicGroup: the classic group's GroupMetadata record, after the consumer group's tombstones. */
+  after: CoordinatorRecord[];
 }
 
 /** Kafka's Uuid.randomUuid().toString(): 16 random bytes in URL-safe base64 without padding. */
@@ -72,6 +82,8 @@ function kafkaUuid(random: SeededRandom): string {
 export class GroupMetadataManager {
   /** Every group by id, whatever its type; a deleted group leaves the map as it turns Dead. */
   private readonly groups = new Map<string, Group>();
+  /** The migration whose classic records go in the next batch of its group (set and taken within one operation). */
+  private conversion: PendingConversion | null = null;
   private readonly rebalance: ClassicRebalance;
   private readonly join: ClassicGroupJoin;
   private readonly sync: ClassicGroupSync;
@@ -89,7 +101,7 @@ export class GroupMetadataManager {
       now: () => clock.now,
       timer: new VirtualClockTimer(clock),
       metadataImage: seams.metadataImage,
-      records: seams.records,
+      records: (batch: readonly ConsumerGroupRecord[]) => this.writeConsumerGroupBatch(batch, seams.records),
       events: (event: Parameters<GroupEvents['append']>[0]) => events.append(event),
       newMemberId: () => kafkaUuid(random),
       config: config.consumerGroup,
@@ -109,6 +121,9 @@ export class GroupMetadataManager {
         return this.createClassicGroup(groupId);
       },
       offsetsOf: (groupId) => this.groups.get(groupId),
+      writeAfterConsumerGroupTombstones: (groupId, records) => {
+        this.conversion = { groupId, before: [], after: [...records] };
+      },
     }, new ClassicProtocolMembers(this.consumerGroups, consumerGroupOptions));
     this.join = new ClassicGroupJoin(random, config, events, this, this.rebalance);
     this.sync = new ClassicGroupSync(clock, events, this, this.rebalance);
@@ -151,6 +166,17 @@ export class GroupMetadataManager {
 
   allGroups(): Group[] {
     return [...this.groups.values()];
+  }
+
+  /** A consumer group's batch, with the classic records of the migration under way for its group in it. */
+  private writeConsumerGroupBatch(batch: readonly ConsumerGroupRecord[], write: ConsumerGroupSeams['records']): void {
+    const conversion = this.conversion;
+    if (conversion !== null && batch.length > 0 && batch[0].key.groupId === conversion.groupId) {
+      this.conversion = null;
+      write([...conversion.before, ...batch, ...conversion.after]);
+      return;
+    }
+    write(batch);
   }
 
   private createClassicGroup(groupId: string): ClassicGroup {
@@ -309,16 +335,24 @@ export class GroupMetadataManager {
     } catch (error) {
       return refusedHeartbeat('GROUP_ID_NOT_FOUND', errorMessage(error));
     }
+    if (upgrading) {
+      this.conversion = { groupId: request.groupId, before: [newGroupMetadataTombstoneRecord(request.groupId)], after: [] };
+    }
     const response = this.consumerGroups.heartbeat(context, request, upgrade);
+    this.conversion = null; // a refused join wrote nothing
     if (response.errorCode === 0 && !(existing !== undefined && isConsumerGroup(existing))) {
       const group = new CoordinatorConsumerGroup(request.groupId, () => this.consumerGroups.group(request.groupId));
       if (replaced !== undefined) {
-        if (upgrading) {
-          this.migration.retireClassicGroup(replaced);
-        }
         replaced.offsets.forEach((partitions, topic) => partitions.forEach((offset, partition) => group.commit(topic, partition, offset)));
-        this.deleteGroup(request.groupId, upgrading
-          ? `Upgrade group ${request.groupId} from classic to consumer.` : `replaced by consumer group ${request.groupId}`);
+        if (upgrading) {
+          // Its tombstone went in the join's batch; the group lives on as a consumer group, so no Dead.
+          this.migration.retireClassicGroup(replaced);
+          this.clock.cancel(replaced.joinTimer);
+          this.clock.cancel(replaced.syncTimer);
+          this.groups.delete(request.groupId);
+        } else {
+          this.deleteGroup(request.groupId, `replaced by consumer group ${request.groupId}`);
+        }
       }
       this.groups.set(request.groupId, group);
     }

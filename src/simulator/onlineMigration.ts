@@ -13,6 +13,7 @@ import type { ClassicGroup } from './classicGroup';
 import { ClassicGroupMember } from './classicGroupMember';
 import { joinError, syncError } from './classicGroupResponses';
 import type { ClassicRebalance } from './classicRebalance';
+import { newGroupMetadataRecord, type CoordinatorRecord } from './coordinatorRecords';
 import {
   isDowngradeEnabled, isUpgradeEnabled, KafkaApiError, type ConsumerGroup, type ConsumerGroupMigrationPolicy, type TopicMetadataImage,
 } from './consumerGroup';
@@ -77,6 +78,8 @@ export interface MigrationHost {
   replaceWithClassicGroup(groupId: string): ClassicGroup;
   /** The committed offsets of the group of this id, whatever its type. */
   offsetsOf(groupId: string): GroupOffsets | undefined;
+  /** Puts records after the consumer group's tombstones, in their batch (convertToClassicGroup writes them so). */
+  writeAfterConsumerGroupTombstones(groupId: string, records: readonly CoordinatorRecord[]): void;
 }
 
 export class OnlineMigration {
@@ -222,6 +225,8 @@ export class OnlineMigration {
     classic.state = 'Stable';
     classic.generationId = group.groupEpoch;
     classic.protocolName = classic.selectProtocol();
+    // createClassicGroupRecords: the new classic group's generation, in the batch of the consumer group's tombstones.
+    this.host.writeAfterConsumerGroupTombstones(group.groupId, [newGroupMetadataRecord(classic)]);
     classic.members.forEach((member) => this.host.rebalance.rescheduleMemberHeartbeat(member));
     if (joining === undefined) {
       this.host.rebalance.prepareRebalance(classic, `Downgrade group ${group.groupId} from consumer to classic.`);

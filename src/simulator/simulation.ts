@@ -9,6 +9,7 @@ import type { AssignorName, ConsumerSpec, ProducerSpec, SimulatedConsumerInfo, S
 import { GroupCoordinator, type CoordinatorConfig } from './coordinator';
 import { CONSUMER_DEFAULTS, SimulatedConsumer, type ConsumerConfig } from './consumer';
 import { OffsetsTopicWriter } from './coordinatorRecordLog';
+import { groupIdOf } from './coordinatorRecords';
 import { groupProtocolIssues } from './consumerConfig';
 import { EventLog } from './eventLog';
 import { SimulatedProducer, type ProducerConfig } from './producer';
@@ -63,7 +64,7 @@ export class Simulation implements SimulatorControl {
         // One heartbeat's records are one batch in the group's __consumer_offsets partition.
         records: (batch) => {
           if (batch.length > 0) {
-            records.write(batch[0].key.groupId, batch);
+            records.write(groupIdOf(batch[0]), batch);
           }
         },
       },

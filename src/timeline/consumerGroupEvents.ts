@@ -137,6 +137,25 @@ export class ConsumerGroupEventBuilder {
     }
   }
 
+  /**
+   * The group turned into a classic group of `classicMembers` (convertToClassicGroup): the members not
+   * among them left, the classic members new to the group joined; the group lives on, so no Dead.
+   */
+  convertToClassic(time: number, classicMembers: readonly ClassicMemberIdentity[], cause?: OperationCause): RebalanceEvent[] {
+    const remaining = new Set(classicMembers.map((member) => member.memberId));
+    const removal = cause ?? REMOVED_WITHOUT_CAUSE;
+    const events: RebalanceEvent[] = [];
+    for (const [memberId, member] of this.members) {
+      if (!remaining.has(memberId)) {
+        events.push(this.event(time, { kind: removal.removal, memberId, groupInstanceId: member.instanceId, clientId: member.clientId, cause: removal.text }));
+      }
+    }
+    for (const member of classicMembers.filter((m) => !this.members.has(m.memberId))) {
+      events.push(this.event(time, { kind: 'member-joined', memberId: member.memberId, groupInstanceId: member.groupInstanceId, clientId: member.clientId, cause: cause?.text ?? 'joined as the group turned classic' }));
+    }
+    return events;
+  }
+
   private applyMember(memberId: string, value: (ConsumerGroupRecord & { type: 'ConsumerGroupMemberMetadata' })['value'], time: number, batch: BatchContext): RebalanceEvent[] {
     const before = this.members.get(memberId);
     if (value === null) {
@@ -318,6 +337,29 @@ function minus(a: Map<string, TopicPartition>, b: Map<string, TopicPartition>): 
   return [...a].filter(([key]) => !b.has(key)).map(([, tp]) => tp).sort(compareTopicPartitions);
 }
 
+/** A member of a classic group, as its GroupMetadata record names it. */
+export interface ClassicMemberIdentity {
+  memberId: string;
+  groupInstanceId: string | null;
+  clientId: string;
+}
+
+/**
+ * How many records at the start of an upgrade's batch are ConsumerGroup.createConsumerGroupRecords of
+ * Kafka 4.4 (per member its subscription, the group epoch, per member its target, the target epoch,
+ * per member its current assignment: 3n + 2 records); 0 when the batch does not start so.
+ */
+export function convertedGroupRecordCount(records: readonly ConsumerGroupRecord[]): number {
+  const members = records.findIndex((record) => record.type !== 'ConsumerGroupMemberMetadata');
+  const shape: Array<ConsumerGroupRecord['type']> = [
+    ...Array<ConsumerGroupRecord['type']>(members).fill('ConsumerGroupMemberMetadata'), 'ConsumerGroupMetadata',
+    ...Array<ConsumerGroupRecord['type']>(members).fill('ConsumerGroupTargetAssignmentMember'), 'ConsumerGroupTargetAssignmentMetadata',
+    ...Array<ConsumerGroupRecord['type']>(members).fill('ConsumerGroupCurrentMemberAssignment'),
+  ];
+  const fits = members > 0 && records.length >= shape.length && shape.every((type, i) => records[i].type === type && records[i].value !== null);
+  return fits ? shape.length : 0;
+}
+
 /** One builder per group, for callers that see many groups' records (the reader, the simulator). */
 export class ConsumerGroupTimelines {
   private readonly builders = new Map<string, ConsumerGroupEventBuilder>();
@@ -336,6 +378,26 @@ export class ConsumerGroupTimelines {
       this.builders.delete(groupId);
     }
     return events;
+  }
+
+  /**
+   * The batch of convertToConsumerGroup (after the classic group's tombstone): the records that build the
+   * converted group make no event (its members were the classic group's, its epoch the classic
+   * generation), the rest of the batch (the join that caused it) is read as any batch.
+   */
+  applyUpgradeBatch(groupId: string, records: readonly ConsumerGroupRecord[], time: number, cause?: OperationCause): RebalanceEvent[] {
+    const converted = convertedGroupRecordCount(records);
+    const builder = new ConsumerGroupEventBuilder(groupId, this.topicName);
+    this.builders.set(groupId, builder);
+    builder.applyBatch(records.slice(0, converted), time, cause);
+    return this.applyBatch(groupId, records.slice(converted), time, cause);
+  }
+
+  /** The batch of convertToClassicGroup (the group's tombstones): see ConsumerGroupEventBuilder.convertToClassic. */
+  applyDowngradeBatch(groupId: string, classicMembers: readonly ClassicMemberIdentity[], time: number, cause?: OperationCause): RebalanceEvent[] {
+    const builder = this.builders.get(groupId);
+    this.builders.delete(groupId);
+    return builder?.convertToClassic(time, classicMembers, cause) ?? [];
   }
 
   /** The group epoch of the group's last ConsumerGroupMetadata record, if any. */

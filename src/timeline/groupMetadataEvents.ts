@@ -38,6 +38,19 @@ export class GroupMetadataEventBuilder {
     return this.known.get(groupId)?.generation;
   }
 
+  /**
+   * Takes a group's generation without an event: the classic group a consumer group turned into
+   * (convertToClassicGroup writes it with the consumer group's tombstones; the members were already there).
+   */
+  load(group: string, value: GroupMetadataValue): void {
+    this.known.set(group, { generation: value.generation, state: value.members.length > 0 ? 'Stable' : 'Empty', members: value.members.map((m) => memberView(group, value, m)) });
+  }
+
+  /** Drops a group without an event: the classic group that became a consumer group (convertToConsumerGroup). */
+  forget(group: string): void {
+    this.known.delete(group);
+  }
+
   apply(record: TimedGroupMetadataRecord): RebalanceEvent[] {
     const previous = this.known.get(record.group);
     if (record.value === null) {

@@ -27,8 +27,13 @@ export class OffsetsTopicEventLog {
   private readonly builder = new GroupMetadataEventBuilder();
   private readonly consumerGroups: ConsumerGroupTimelines;
   private readonly byGroup = new Map<string, RebalanceEvent[]>();
-  /** Consumer-group records of the batch being read, per group in log order. */
-  private pending = new Map<string, { records: ConsumerGroupRecord[]; time: number }>();
+  /** Consumer-group records of the batch being read, per group in log order; `upgrade` after the classic group's tombstone. */
+  private pending = new Map<string, { records: ConsumerGroupRecord[]; time: number; upgrade: boolean }>();
+  /**
+   * Classic groups' tombstones of the batch being read: Dead at its end, unless consumer-group records of
+   * the group follow in it (an online upgrade, convertToConsumerGroup: the group lives on).
+   */
+  private pendingTombstones = new Map<string, number>();
 
   /** @param topicName names the topic ids of KIP-848 records; an unknown id is shown as it is. */
   constructor(private readonly topicName: TopicNames = () => undefined) {
@@ -52,7 +57,11 @@ export class OffsetsTopicEventLog {
     }
     const record = decodeOffsetsTopicRecord(key, value);
     if (record.type === 'consumer-group') {
-      const batch = this.pending.get(record.group) ?? { records: [], time: timestamp };
+      const upgrade = this.pendingTombstones.delete(record.group);
+      if (upgrade) {
+        this.builder.forget(record.group);
+      }
+      const batch = this.pending.get(record.group) ?? { records: [], time: timestamp, upgrade };
       batch.records.push(record.record);
       batch.time = Math.max(batch.time, timestamp);
       this.pending.set(record.group, batch);
@@ -61,14 +70,32 @@ export class OffsetsTopicEventLog {
     if (record.type !== 'group-metadata') {
       return [];
     }
+    if (record.value === null) {
+      this.pendingTombstones.set(record.group, timestamp);
+      return [];
+    }
+    const consumerRecords = this.pending.get(record.group);
+    if (consumerRecords !== undefined) {
+      // An online downgrade (convertToClassicGroup): the consumer group's tombstones, then the classic group.
+      this.pending.delete(record.group);
+      this.builder.load(record.group, record.value);
+      return this.append(record.group, this.consumerGroups.applyDowngradeBatch(record.group, record.value.members, Math.max(consumerRecords.time, timestamp)));
+    }
     return this.append(record.group, this.builder.apply({ group: record.group, value: record.value, timestamp }));
   }
 
-  /** Ends a record batch: turns its consumer-group records into events and returns them. */
+  /** Ends a record batch: turns its classic tombstones and consumer-group records into events and returns them. */
   endBatch(): RebalanceEvent[] {
+    const tombstones = this.pendingTombstones;
+    this.pendingTombstones = new Map();
     const pending = this.pending;
     this.pending = new Map();
-    return [...pending].flatMap(([group, batch]) => this.append(group, this.consumerGroups.applyBatch(group, batch.records, batch.time)));
+    return [
+      ...[...tombstones].flatMap(([group, timestamp]) => this.append(group, this.builder.apply({ group, value: null, timestamp }))),
+      ...[...pending].flatMap(([group, batch]) => this.append(group, batch.upgrade
+        ? this.consumerGroups.applyUpgradeBatch(group, batch.records, batch.time)
+        : this.consumerGroups.applyBatch(group, batch.records, batch.time))),
+    ];
   }
 
   /**

@@ -8,6 +8,7 @@
  */
 import { decodeSubscription } from '../../protocol/consumerProtocol';
 import type { ConsumerGroup } from './consumerGroup';
+import { classicMemberIdentity } from './consumerGroupEvents';
 import type { ConsumerGroupHeartbeatHandler } from './consumerGroupHeartbeatHandler';
 import { applyMemberUpdate, newConsumerGroupMember, useClassicProtocol, type ConsumerGroupMember } from './consumerGroupMember';
 import { metadataHashOf, removeMemberRecords, replaceMemberRecords } from './groupChanges';
@@ -180,7 +181,9 @@ export class ClassicProtocolMembers {
       classicMemberMetadata: updatedMember.classicMemberMetadata,
       assignment: namedTargetAssignment(group, replacedMemberId, this.options.metadataImage),
     }) === true) {
-      this.handler.deleteGroup(groupId, cause);
+      const classicMembers = [...group.members.values()].filter((other) => other.memberId !== replacedMemberId)
+        .map(classicMemberIdentity).concat(classicMemberIdentity(updatedMember));
+      this.handler.deleteGroup(groupId, { text: cause, removal: 'member-left' }, classicMembers);
       return response;
     }
     this.handler.commit(group, records, { text: cause, removal: 'member-left' });

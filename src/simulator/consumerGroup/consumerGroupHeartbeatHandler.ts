@@ -11,7 +11,9 @@ import type { ConsumerGroupHeartbeatRequestData } from '../../protocol/messages/
 import type { ConsumerGroupHeartbeatResponseData } from '../../protocol/messages/consumerGroupHeartbeatResponse';
 import { ConsumerGroup } from './consumerGroup';
 import { describeConsumerGroup, unknownGroupDescription } from './consumerGroupDescribe';
-import { ConsumerGroupEventRecorder, type OperationCause } from './consumerGroupEvents';
+import {
+  classicMemberIdentity, ConsumerGroupEventRecorder, type ClassicMemberIdentity, type Conversion, type OperationCause,
+} from './consumerGroupEvents';
 import {
   applyMemberUpdate, isReconciledTo, memberAssignmentEquals, memberEquals, newConsumerGroupMember, useClassicProtocol, type ConsumerGroupMember,
 } from './consumerGroupMember';
@@ -115,24 +117,29 @@ export class ConsumerGroupHeartbeatHandler {
   /**
    * GroupMetadataManager.createGroupTombstoneRecords for a consumer group the caller deleted (it checked
    * validateDeleteGroup): every member's tombstones, the regexes', the target assignment's and the epoch's;
-   * the group turns Dead and leaves the map.
+   * the group turns Dead and leaves the map. `downgradedTo`: it lives on as a classic group of these members.
    */
-  deleteGroup(groupId: string, cause: string): void {
+  deleteGroup(groupId: string, cause: string | OperationCause, downgradedTo?: readonly ClassicMemberIdentity[]): void {
     const group = this.groups.get(groupId);
     if (group === undefined) {
       return;
     }
-    const records = [...group.members.keys()].flatMap((memberId) => removeMemberRecords(groupId, memberId));
-    records.push(
-      ...[...group.resolvedRegularExpressions.keys()].map((regex) => recordsOf.newConsumerGroupRegularExpressionTombstoneRecord(groupId, regex)),
+    // ConsumerGroup.createGroupTombstoneRecords' order: current assignments, targets, target epoch, members, regexes, epoch.
+    const memberIds = [...group.members.keys()];
+    const records = [
+      ...memberIds.map((memberId) => recordsOf.newConsumerGroupCurrentAssignmentTombstoneRecord(groupId, memberId)),
+      ...memberIds.map((memberId) => recordsOf.newConsumerGroupTargetAssignmentTombstoneRecord(groupId, memberId)),
       recordsOf.newConsumerGroupTargetAssignmentEpochTombstoneRecord(groupId),
+      ...memberIds.map((memberId) => recordsOf.newConsumerGroupMemberSubscriptionTombstoneRecord(groupId, memberId)),
+      ...[...group.resolvedRegularExpressions.keys()].map((regex) => recordsOf.newConsumerGroupRegularExpressionTombstoneRecord(groupId, regex)),
       recordsOf.newConsumerGroupEpochTombstoneRecord(groupId),
-    );
+    ];
     for (const memberId of group.members.keys()) {
       this.cancelTimers(groupId, memberId);
     }
     this.options.timer.cancel(consumerGroupRegexResolutionKey(groupId));
-    this.commit(group, records, { text: cause, removal: 'member-left' });
+    this.commit(group, records, typeof cause === 'string' ? { text: cause, removal: 'member-left' } : cause,
+      downgradedTo === undefined ? undefined : { kind: 'downgrade', classicMembers: downgradedTo });
     this.groups.delete(groupId);
   }
 
@@ -230,7 +237,7 @@ export class ConsumerGroupHeartbeatHandler {
 
     this.groups.set(groupId, group);
     group.metadataRefreshRequested = false;
-    this.commit(group, records, { text: cause, removal: 'member-left' });
+    this.commit(group, records, { text: cause, removal: 'member-left' }, upgrade === undefined ? undefined : { kind: 'upgrade' });
     if (replacedMemberId !== undefined) {
       this.cancelTimers(groupId, replacedMemberId);
     }
@@ -399,7 +406,8 @@ export class ConsumerGroupHeartbeatHandler {
   consumerGroupFenceMember(group: ConsumerGroup, member: ConsumerGroupMember, cause: OperationCause): void {
     if (this.options.downgrade?.(group, member.memberId) === true) {
       // The caller made a classic group of the others; this one's records go as the group's tombstones.
-      this.deleteGroup(group.groupId, cause.text);
+      const classicMembers = [...group.members.values()].filter((other) => other.memberId !== member.memberId).map(classicMemberIdentity);
+      this.deleteGroup(group.groupId, cause, classicMembers);
       return;
     }
     const records: recordsOf.ConsumerGroupRecord[] = [];
@@ -410,12 +418,12 @@ export class ConsumerGroupHeartbeatHandler {
     this.commit(group, records, cause);
   }
 
-  commit(group: ConsumerGroup, records: recordsOf.ConsumerGroupRecord[], cause: OperationCause): void {
+  commit(group: ConsumerGroup, records: recordsOf.ConsumerGroupRecord[], cause: OperationCause, conversion?: Conversion): void {
     if (records.length === 0) {
       return;
     }
     this.options.records(records);
-    this.recorder.replay(group, records, cause);
+    this.recorder.replay(group, records, cause, conversion);
   }
 
   private scheduleRegexResolution(groupId: string): void {
