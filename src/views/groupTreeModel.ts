@@ -27,7 +27,18 @@ export interface GroupTreeModelOptions {
   loadGroups?: (source: ClusterSource) => Promise<GroupSummary[]>;
   /** The view's filter and sort over a cluster's groups (default: all of them, by id). */
   arrangeGroups?: (groups: readonly GroupSummary[]) => GroupSummary[];
+  /** How often an opened group's figures may re-render it and the rows under it (default OPENED_GROUP_REFRESH_MS). */
+  openedGroupRefreshMs?: number;
 }
+
+/**
+ * An opened group's row is re-rendered for new figures (lag, lag in time) at most this often. The editor
+ * re-renders every row under a row it is told about, and a row re-rendered while the pointer rests on it
+ * never opens its tooltip (the workbench sets the hover up again and waits for the pointer to move); live
+ * lag changes every second, so without quiet spells the rows of an opened group show no tooltips at all.
+ * A new label, icon or context menu (state, health, type) is shown at once.
+ */
+export const OPENED_GROUP_REFRESH_MS = 5000;
 
 interface RunningLoad {
   running: Promise<void>;
@@ -62,6 +73,8 @@ export class GroupTreeModel {
    * them that show something new (shownRows). A collapsed group costs nothing: the editor does not ask.
    */
   private readonly openedGroups = new Set<string>();
+  /** What each opened group's row was last reported as, and when (see OPENED_GROUP_REFRESH_MS). */
+  private readonly openedGroupShown = new Map<string, { key: string; at: number }>();
   private readonly retries: LoadRetries;
   private readonly unsubscribeRegistry: Unsubscribe;
 
@@ -245,11 +258,23 @@ export class GroupTreeModel {
       }
       const shown = renderKey(node);
       node.summary = summary;
-      if (renderKey(node) !== shown) {
+      const now = renderKey(node);
+      if (!this.openedGroups.has(node.id)) {
+        if (now !== shown) {
+          changed.push(node);
+        }
+        return;
+      }
+      const at = (this.options.retries?.now ?? Date.now)();
+      const last = this.openedGroupShown.get(node.id) ?? { key: shown, at: -Infinity };
+      const due = at - last.at >= (this.options.openedGroupRefreshMs ?? OPENED_GROUP_REFRESH_MS);
+      if (now !== last.key && (due || frameKey(now) !== frameKey(last.key))) {
         // The editor re-reads the subtree of a row it is told about.
         changed.push(node);
-      } else if (this.openedGroups.has(node.id)) {
+        this.openedGroupShown.set(node.id, { key: now, at });
+      } else if (due) {
         reread.push(node);
+        this.openedGroupShown.set(node.id, { key: last.key, at });
       }
     });
     return { changed, reread };
@@ -412,6 +437,7 @@ export class GroupTreeModel {
       if (!present.has(groupId)) {
         nodes.delete(groupId);
         this.openedGroups.delete(node.id);
+        this.openedGroupShown.delete(node.id);
         this.shownRows.forgetUnder(node.id);
       }
     }
@@ -457,6 +483,12 @@ export class GroupTreeModel {
       listener(node);
     }
   }
+}
+
+/** A row's label, icon and context menu out of its render key: what is shown at once even on an opened group. */
+function frameKey(renderKey: string): string {
+  const { label, icon, contextValue } = JSON.parse(renderKey) as { label?: unknown; icon?: unknown; contextValue?: unknown };
+  return JSON.stringify([label, icon, contextValue]);
 }
 
 function loadingRow(parentId: string): MessageNode {
