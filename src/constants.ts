@@ -27,6 +27,7 @@ export const COMMANDS = {
   removeCluster: 'kafkaGroupLens.removeCluster',
   testCluster: 'kafkaGroupLens.testCluster',
   resetOffsets: 'kafkaGroupLens.resetOffsets',
+  resetPartitionOffsets: 'kafkaGroupLens.resetPartitionOffsets',
   importResetPlan: 'kafkaGroupLens.importResetPlan',
   undoLastReset: 'kafkaGroupLens.undoLastReset',
   deleteGroup: 'kafkaGroupLens.deleteGroup',

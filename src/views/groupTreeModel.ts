@@ -165,11 +165,11 @@ export class GroupTreeModel {
       case 'member':
         return memberChildren(node);
       case 'topic':
-        return entryRows(node.id, node.entries, node.share);
+        return entryRows(node.id, node.entries, node.share, node.group);
       case 'info':
         return node.children;
       case 'unassigned':
-        return partitionChildren(node.id, node.partitions, 'unassigned', node.share);
+        return partitionChildren(node.id, node.partitions, 'unassigned', node.share ?? false, node.group);
       case 'stoppedConsumers':
         return node.consumers.map((consumer) => ({
           kind: 'consumer',
