@@ -57,6 +57,7 @@ export const VIEWS = {
 /** Webview panel types; a restorable panel's type also names its `onWebviewPanel:` activation event. */
 export const WEBVIEW_PANELS = {
   timeline: 'kafkaGroupLens.timeline',
+  dashboard: 'kafkaGroupLens.groupDashboard',
 } as const;
 
 /** Context keys the extension sets (`setContext`) for `when` clauses. */
