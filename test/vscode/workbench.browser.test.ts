@@ -13,6 +13,7 @@ import {
   findCommand,
   GROUPS_VIEW_ID,
   isInItemContextMenu,
+  OPEN_DASHBOARD_COMMAND_ID,
   OPEN_TIMELINE_COMMAND_ID,
   repoRoot,
   RESET_COMMAND_PATTERN,
@@ -152,6 +153,12 @@ async function partitionRow(driver: WorkbenchDriver): Promise<TreeRow> {
   });
   assert.ok(found);
   return found;
+}
+
+/** Waits until the visible webview is the group's dashboard, drawn for `groupId` (its title names the group). */
+async function dashboardShows(driver: WorkbenchDriver, groupId: string): Promise<void> {
+  const body = await driver.activeWebviewBody(60_000);
+  await driver.waitUntil(`the dashboard of ${groupId} to draw`, 60_000, async () => ((await body.locator('#title').textContent()) ?? '').trim() === `Dashboard of ${groupId}`);
 }
 
 /** A menu entry or palette label for a command, matched exactly. */
@@ -326,7 +333,19 @@ describe('Kafka Group Lens in the VS Code workbench (code-server)', function () 
     await driver.screenshot('workbench-timeline.png');
   });
 
-  it('brings the open timeline back after the window reloads', async () => {
+  it("opens the group's dashboard", async () => {
+    const openDashboard = requireCommand(OPEN_DASHBOARD_COMMAND_ID);
+    assert.ok(isInItemContextMenu(OPEN_DASHBOARD_COMMAND_ID), `${OPEN_DASHBOARD_COMMAND_ID} is not in the tree's context menu`);
+    const tabTitle = new RegExp(escapeRegExp(`Dashboard: ${groupId}`));
+    await runOnGroup(driver, groupId, commandLabel(openDashboard), 'the dashboard tab', () => driver.editorTabVisible(tabTitle));
+    await driver.waitForEditorTab(tabTitle);
+    await dashboardShows(driver, groupId);
+    await driver.screenshot('dashboard.png');
+    // The timeline in front again: the reload test reads it first.
+    await driver.activateEditorTab(new RegExp(escapeRegExp(`Rebalances: ${groupId}`)));
+  });
+
+  it('brings the open timeline and dashboard back after the window reloads', async () => {
     requireCommand(OPEN_TIMELINE_COMMAND_ID);
     const tabTitle = new RegExp(escapeRegExp(`Rebalances: ${groupId}`));
     await driver.waitForEditorTab(tabTitle);
@@ -341,5 +360,10 @@ describe('Kafka Group Lens in the VS Code workbench (code-server)', function () 
     await driver.waitUntil('the restored timeline to draw its lanes', 60_000, async () => (await body.locator('.lane-label, svg text').count()) > 0);
     assert.equal(((await body.locator('h1.title').textContent()) ?? '').trim(), groupId, `the restored panel "${tab}" shows group ${groupId}`);
     await driver.screenshot('workbench-timeline-restored.png');
+
+    // The dashboard opened before the reload comes back too, for the same group.
+    await driver.activateEditorTab(new RegExp(escapeRegExp(`Dashboard: ${groupId}`)), 90_000);
+    await dashboardShows(driver, groupId);
+    await driver.screenshot('dashboard-restored.png');
   });
 });

@@ -297,6 +297,14 @@ export class WorkbenchDriver {
   }
 
   /** Waits for an editor tab whose title matches, and returns its label. */
+  /** Brings the editor whose tab title matches to the front. */
+  async activateEditorTab(title: RegExp, timeoutMs = 30_000): Promise<void> {
+    const tab = this.editorTab(title).first();
+    await tab.waitFor({ timeout: timeoutMs });
+    await tab.click();
+    await this.page.locator('.tabs-container .tab.active', { hasText: title }).first().waitFor({ timeout: timeoutMs });
+  }
+
   async waitForEditorTab(title: RegExp, timeoutMs = 30_000): Promise<string> {
     const tab = this.editorTab(title).first();
     await tab.waitFor({ timeout: timeoutMs });
@@ -338,7 +346,7 @@ export class WorkbenchDriver {
    * for the pointer to move; a live row whose figures change can be rendered within that delay, so the
    * pointer leaves and comes back, as a person's does, up to `attempts` times in all, each retry logged.
    */
-  async hoverTooltip(row: TreeRow, stayMs = 2_000, attempts = 4): Promise<string> {
+  async hoverTooltip(row: TreeRow, stayMs = 2_000, attempts = 5): Promise<string> {
     const hover = this.page.locator('.monaco-hover:visible, .workbench-hover:visible').first();
     let failure = '';
     for (let attempt = 1; attempt <= attempts; attempt++) {
