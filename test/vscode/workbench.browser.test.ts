@@ -366,4 +366,37 @@ describe('Kafka Group Lens in the VS Code workbench (code-server)', function () 
     await dashboardShows(driver, groupId);
     await driver.screenshot('dashboard-restored.png');
   });
+
+  it('filters the groups to a glob, then sorts by lag with the worst group first and its lag visible at the default width', async () => {
+    await driver.runFromCommandPalette('Kafka Group Lens: Filter Groups…');
+    await driver.page.locator('.quick-input-widget .quick-input-box input').waitFor({ timeout: 15_000 });
+    await driver.page.keyboard.type('payments-*');
+    await driver.page.keyboard.press('Enter');
+    const filtered = await driver.waitForRows('only the groups matching payments-*', (rows) => {
+      const found = groupRows(rows);
+      return found.length > 0 && found.every((r) => r.label.startsWith('payments-')) ? found : undefined;
+    });
+    assert.ok(filtered.length >= 1);
+    await driver.screenshot('tree-filtered.png');
+    await driver.runFromCommandPalette('Kafka Group Lens: Clear Group Filter');
+    await driver.waitForRows('every group again', (rows) => (groupRows(rows).some((r) => !r.label.startsWith('payments-')) ? true : undefined));
+
+    await driver.runFromCommandPalette('Kafka Group Lens: Sort Groups…');
+    const byLag = driver.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Total lag' }).first();
+    await byLag.waitFor({ timeout: 15_000 });
+    await byLag.click();
+    await driver.resizeSideBar(DEFAULT_SIDE_BAR_WIDTH);
+    try {
+      const first = await driver.waitForRows('the group rows sorted by lag, worst first', (rows) => {
+        const found = groupRows(rows);
+        const lags = found.map(groupLag);
+        return found.length > 1 && lags.every((lag, i) => i === 0 || lags[i - 1] >= lag) ? found[0] : undefined;
+      });
+      const lagText = /^lag [\d,-]+/.exec(first.description)?.[0] ?? '';
+      assert.ok(await driver.descriptionPrefixVisible(first, lagText), `"${lagText}" of ${first.label} is cut at ${DEFAULT_SIDE_BAR_WIDTH}px`);
+      await driver.screenshot('tree-sorted-by-lag.png');
+    } finally {
+      await driver.resizeSideBar(SIDE_BAR_WIDTH);
+    }
+  });
 });
