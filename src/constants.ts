@@ -27,6 +27,7 @@ export const COMMANDS = {
   removeCluster: 'kafkaGroupLens.removeCluster',
   testCluster: 'kafkaGroupLens.testCluster',
   resetOffsets: 'kafkaGroupLens.resetOffsets',
+  resetPartitionOffsets: 'kafkaGroupLens.resetPartitionOffsets',
   importResetPlan: 'kafkaGroupLens.importResetPlan',
   undoLastReset: 'kafkaGroupLens.undoLastReset',
   deleteGroup: 'kafkaGroupLens.deleteGroup',
@@ -56,6 +57,7 @@ export const VIEWS = {
 /** Webview panel types; a restorable panel's type also names its `onWebviewPanel:` activation event. */
 export const WEBVIEW_PANELS = {
   timeline: 'kafkaGroupLens.timeline',
+  dashboard: 'kafkaGroupLens.groupDashboard',
 } as const;
 
 /** Context keys the extension sets (`setContext`) for `when` clauses. */

@@ -48,7 +48,15 @@ export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
     ...registerExposeCommands(sources, log, exposures),
     ...registerResetCommands({ registry: sources, view, log, context, exposures }),
     ...registerGroupAdminCommands({ registry: sources, view, log, context }),
-    registerDashboardCommand(context.extensionUri, { source: (id) => sources.get(id)?.source, series: (id, groupId) => view.health.series(id, groupId) }, log),
+    registerDashboardCommand(
+      context.extensionUri,
+      {
+        source: (id) => sources.get(id)?.source,
+        waitFor: async (id, timeoutMs) => (await sources.waitFor(id, timeoutMs))?.source,
+        series: (id, groupId) => view.health.series(id, groupId),
+      },
+      log,
+    ),
   );
   registerTimelineCommands(
     context,

@@ -17,17 +17,30 @@ export interface GroupTarget {
   admin: GroupAdmin;
 }
 
-/** The group a command was invoked on, with its cluster's admin (a group row or a member row). */
+/** The group a command was invoked on, with its cluster's admin (a group row, a member row, or a partition row under a group). */
 export function groupTarget(registry: SourceRegistry, node: TreeNode | undefined, what: string): GroupTarget {
-  if (node?.kind !== 'group' && node?.kind !== 'member') {
+  const group = groupOfRow(node);
+  if (!group) {
     throw new Error(`Run "${what}" on a consumer group in the Consumer Groups view`);
   }
-  const entry = registry.require(node.sourceId);
+  const entry = registry.require(group.sourceId);
   if (!entry.admin) {
     throw new Error(`Cluster "${entry.source.label}" cannot administer groups`);
   }
-  const groupId = node.kind === 'group' ? node.summary.groupId : node.groupId;
-  return { sourceId: node.sourceId, groupId, source: entry.source, admin: entry.admin };
+  return { ...group, source: entry.source, admin: entry.admin };
+}
+
+function groupOfRow(node: TreeNode | undefined): { sourceId: string; groupId: string } | undefined {
+  switch (node?.kind) {
+    case 'group':
+      return { sourceId: node.sourceId, groupId: node.summary.groupId };
+    case 'member':
+      return { sourceId: node.sourceId, groupId: node.groupId };
+    case 'partition':
+      return node.group;
+    default:
+      return undefined;
+  }
 }
 
 /** Workspace-state key of the last offset change (a reset or a deletion) of a group on a cluster: what undo restores. */

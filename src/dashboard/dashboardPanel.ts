@@ -4,13 +4,17 @@
  * is visible, whenever it changed (the samples change at each refresh of the tree; reading them is in-memory).
  */
 import * as vscode from 'vscode';
+import { WEBVIEW_PANELS } from '../constants';
 import { errorMessage } from '../protocol/errors';
 import { createNonce } from '../webview/webviewShell';
 import { dashboardHtml } from './dashboardHtml';
 import { isDashboardWebviewMessage, type DashboardHostMessage, type DashboardSnapshot } from './dashboardProtocol';
 
-/** Not restored after a reload (the samples are in memory only), so no serializer and no `WEBVIEW_PANELS` entry. */
-export const DASHBOARD_VIEW_TYPE = 'kafkaGroupLens.groupDashboard';
+/**
+ * Restored after a window reload by the serializer in registerDashboard.ts (the page keeps its group in its
+ * state); the samples are in memory only, so a restored panel draws those taken since the reload.
+ */
+export const DASHBOARD_VIEW_TYPE = WEBVIEW_PANELS.dashboard;
 /** The page's bundle and stylesheet in dist/webview/, built by esbuild.js from src/dashboard/page/main.ts. */
 export const DASHBOARD_BUNDLE = 'dashboard.js';
 export const DASHBOARD_STYLES = 'dashboard.css';
@@ -28,21 +32,42 @@ export class DashboardPanel implements vscode.Disposable {
       existing.panel.reveal();
       return existing;
     }
+    const panel = vscode.window.createWebviewPanel(DASHBOARD_VIEW_TYPE, `Dashboard: ${groupId}`, vscode.ViewColumn.Active, DashboardPanel.options(extensionUri));
+    return DashboardPanel.restore(panel, extensionUri, sourceId, groupId, snapshot, log);
+  }
+
+  /** Fills `panel` (a new one, or one VS Code reopened after a reload) with the group's dashboard. */
+  static restore(
+    panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    sourceId: string,
+    groupId: string,
+    snapshot: () => DashboardSnapshot,
+    log: vscode.LogOutputChannel,
+  ): DashboardPanel {
+    const key = JSON.stringify([sourceId, groupId]);
     const bundles = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-    const panel = vscode.window.createWebviewPanel(DASHBOARD_VIEW_TYPE, `Dashboard: ${groupId}`, vscode.ViewColumn.Active, {
-      enableScripts: true,
-      localResourceRoots: [bundles],
-    });
+    panel.webview.options = DashboardPanel.options(extensionUri);
+    panel.title = `Dashboard: ${groupId}`;
     panel.webview.html = dashboardHtml({
       cspSource: panel.webview.cspSource,
       scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(bundles, DASHBOARD_BUNDLE)).toString(),
       styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(bundles, DASHBOARD_STYLES)).toString(),
       nonce: createNonce(),
     });
-    const created = new DashboardPanel(panel, groupId, snapshot, log);
+    const created = new DashboardPanel(panel, sourceId, groupId, snapshot, log);
+    DashboardPanel.open.get(key)?.dispose();
     DashboardPanel.open.set(key, created);
-    panel.onDidDispose(() => DashboardPanel.open.delete(key));
+    panel.onDidDispose(() => {
+      if (DashboardPanel.open.get(key) === created) {
+        DashboardPanel.open.delete(key);
+      }
+    });
     return created;
+  }
+
+  private static options(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview')] };
   }
 
   private readonly disposables: vscode.Disposable[] = [];
@@ -53,6 +78,7 @@ export class DashboardPanel implements vscode.Disposable {
 
   private constructor(
     private readonly panel: vscode.WebviewPanel,
+    private readonly sourceId: string,
     private readonly groupId: string,
     private readonly snapshot: () => DashboardSnapshot,
     private readonly log: vscode.LogOutputChannel,
@@ -90,7 +116,9 @@ export class DashboardPanel implements vscode.Disposable {
       this.log.error(`Dashboard ${this.groupId} webview: ${message.message}`);
       return;
     }
-    // The page (re)loaded: it has nothing, so it gets the snapshot, then every change while visible.
+    // The page (re)loaded: it has nothing, so it gets its group (kept for a reload), the snapshot, then every change while visible.
+    const panelMessage: DashboardHostMessage = { type: 'panel', state: { sourceId: this.sourceId, groupId: this.groupId } };
+    void this.panel.webview.postMessage(panelMessage).then(undefined, (e: unknown) => this.log.warn(`Dashboard ${this.groupId}: ${errorMessage(e)}`));
     this.stopChecking();
     this.sendIfChanged();
     this.timer = setInterval(() => this.sendIfChanged(), CHECK_INTERVAL_MS);

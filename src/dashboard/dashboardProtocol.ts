@@ -35,7 +35,18 @@ export interface DashboardSnapshot {
   rebalances: RebalanceMarkerData[];
 }
 
-export type DashboardHostMessage = { type: 'snapshot'; snapshot: DashboardSnapshot };
+/** What the page keeps across a window reload (vscode.setState), for the panel serializer to reopen the same group. */
+export interface DashboardPanelState {
+  sourceId: string;
+  groupId: string;
+}
+
+export type DashboardHostMessage = { type: 'snapshot'; snapshot: DashboardSnapshot } | { type: 'panel'; state: DashboardPanelState };
+
+/** Checks the state VS Code hands back after a reload: it was stored by the page, so it is not trusted. */
+export function isDashboardPanelState(value: unknown): value is DashboardPanelState {
+  return isRecord(value) && typeof value.sourceId === 'string' && typeof value.groupId === 'string';
+}
 
 export type DashboardWebviewMessage =
   | { type: 'ready' }
@@ -59,7 +70,14 @@ export function isDashboardWebviewMessage(value: unknown): value is DashboardWeb
 
 /** Checks a message from the host, for the page: a malformed one must not reach the renderer half-drawn. */
 export function isDashboardHostMessage(value: unknown): value is DashboardHostMessage {
-  return isRecord(value) && value.type === 'snapshot' && hasOnlyKeys(value, ['snapshot']) && isSnapshot(value.snapshot);
+  if (!isRecord(value)) {
+    return false;
+  }
+  if (value.type === 'panel') {
+    const state = value.state;
+    return hasOnlyKeys(value, ['state']) && isRecord(state) && hasOnlyKeys(state, ['sourceId', 'groupId']) && isDashboardPanelState(state);
+  }
+  return value.type === 'snapshot' && hasOnlyKeys(value, ['snapshot']) && isSnapshot(value.snapshot);
 }
 
 function isSnapshot(value: unknown): value is DashboardSnapshot {

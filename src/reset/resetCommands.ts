@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { exportResetCsv } from '../offsets/csv';
 import type { ResetScenarioKind } from '../offsets/resetPlan';
+import type { ResetScope } from '../offsets/resetRequest';
 import type { OffsetSnapshot } from '../offsets/undo';
 import { errorMessage } from '../protocol/errors';
 import type { SourceRegistry } from '../sources/sourceRegistry';
@@ -73,7 +74,7 @@ export function registerResetCommands({ registry, view, log, context, prompts = 
       }
     });
 
-  const askReset = async (target: GroupTarget, scenario?: ResetScenarioKind): Promise<{ asked: AskedReset; route: ResetRoute } | undefined> => {
+  const askReset = async (target: GroupTarget, scenario?: ResetScenarioKind, scope?: ResetScope): Promise<{ asked: AskedReset; route: ResetRoute } | undefined> => {
     const detail = await target.source.describeGroup(target.groupId);
     // The group's type decides the tool whose semantics the reset follows (share groups: kafka-share-groups.sh).
     const route = resetRoute(detail, target.admin, target.groupId);
@@ -95,13 +96,14 @@ export function registerResetCommands({ registry, view, log, context, prompts = 
       readFile: (path) => readFile(path, 'utf8'),
       scenario,
       scenarios: route.scenarios,
+      scope,
     });
     return asked ? { asked, route } : undefined;
   };
 
-  const resetWithPreview = async (node: TreeNode | undefined, scenario?: ResetScenarioKind): Promise<void> => {
+  const resetWithPreview = async (node: TreeNode | undefined, scenario?: ResetScenarioKind, scope?: ResetScope): Promise<void> => {
     const target = groupTarget(registry, node, 'Reset Offsets…');
-    const answered = await askReset(target, scenario);
+    const answered = await askReset(target, scenario, scope);
     if (!answered) {
       return;
     }
@@ -194,6 +196,13 @@ export function registerResetCommands({ registry, view, log, context, prompts = 
 
   return [
     register(COMMANDS.resetOffsets, 'Reset Offsets', (node) => resetWithPreview(node)),
+    register(COMMANDS.resetPartitionOffsets, 'Reset Offsets of This Partition', (node) => {
+      if (node?.kind !== 'partition') {
+        throw new Error('Run "Reset Offsets of This Partition…" on a partition row in the Consumer Groups view');
+      }
+      // --topic t:p: the same preview, execute and undo as the group's reset, over this one partition.
+      return resetWithPreview(node, undefined, { kind: 'topics', topics: [{ topic: node.offsets.topic, partitions: [node.offsets.partition] }] });
+    }),
     register(COMMANDS.importResetPlan, 'Import Reset Plan from CSV', (node) => resetWithPreview(node, 'from-file')),
 
     register(COMMANDS.undoLastReset, 'Undo Last Offset Change', async (node) => {

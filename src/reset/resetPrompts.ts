@@ -102,6 +102,8 @@ export interface ResetQuestionContext {
   scenario?: ResetScenarioKind;
   /** The scenarios the group's tool has (kafka-share-groups.sh has fewer); all eight when absent. */
   scenarios?: readonly ResetScenarioKind[];
+  /** Preset partitions (Reset Offsets of This Partition…: `--topic t:p`): no scope question, and no from-file, whose rows are its own scope. */
+  scope?: ResetScope;
 }
 
 export interface AskedReset {
@@ -187,13 +189,15 @@ async function askScope(prompts: AdminPrompts, context: ResetQuestionContext, ti
 
 /** Asks scenario, argument and scope; undefined when the user cancelled a step. */
 export async function promptResetRequest(prompts: AdminPrompts, context: ResetQuestionContext): Promise<AskedReset | undefined> {
-  const title = `Reset Offsets of ${context.groupId}`;
-  const offered = RESET_SCENARIOS.filter((item) => !context.scenarios || context.scenarios.includes(item.value));
-  const kind = context.scenario ?? (await prompts.pickOne(offered, { title: `${title} (1/3)`, placeholder: 'Where to move the committed offsets' }));
+  const preset = context.scope;
+  const title = `Reset Offsets of ${context.groupId}${preset ? ` ${scopeText(preset)}` : ''}`;
+  const steps = preset ? 2 : 3;
+  const offered = RESET_SCENARIOS.filter((item) => (!context.scenarios || context.scenarios.includes(item.value)) && !(preset && item.value === 'from-file'));
+  const kind = context.scenario ?? (await prompts.pickOne(offered, { title: `${title} (1/${steps})`, placeholder: 'Where to move the committed offsets' }));
   if (kind === undefined) {
     return undefined;
   }
-  const answer = await askScenarioArgument(prompts, context, kind, `${title} (2/3)`);
+  const answer = await askScenarioArgument(prompts, context, kind, `${title} (2/${steps})`);
   if (!answer) {
     return undefined;
   }
@@ -202,6 +206,11 @@ export async function promptResetRequest(prompts: AdminPrompts, context: ResetQu
     const request: ResetRequest = { groupId: context.groupId, scenario: answer.scenario, scope: { kind: 'all-topics' } };
     return { request, fromFilePath: answer.fromFilePath };
   }
-  const scope = await askScope(prompts, context, `${title} (3/3)`);
+  const scope = preset ?? (await askScope(prompts, context, `${title} (3/3)`));
   return scope ? { request: { groupId: context.groupId, scenario: answer.scenario, scope } } : undefined;
+}
+
+/** A preset scope as `--topic` names it: `orders:3`. */
+function scopeText(scope: ResetScope): string {
+  return scope.kind === 'all-topics' ? '(all topics)' : scope.topics.map((t) => (t.partitions ? `${t.topic}:${t.partitions.join(',')}` : t.topic)).join(' ');
 }

@@ -7,7 +7,7 @@
 import { compareTopicPartitions, type GroupDetail, type Member, type PartitionOffsets, type TopicPartition } from '../model/types';
 import type { SimulatedConsumerInfo } from '../model/simulatedConsumer';
 import { typeInfoRows } from './typeInfoRows';
-import { nodeIds, type MemberNode, type PartitionEntry, type PartitionRole, type SourceKind, type TreeNode } from './treeNodes';
+import { nodeIds, type GroupRef, type MemberNode, type PartitionEntry, type PartitionRole, type SourceKind, type TreeNode } from './treeNodes';
 
 function tpKey(tp: TopicPartition): string {
   return `${tp.topic}\u0000${tp.partition}`;
@@ -80,7 +80,7 @@ export function groupChildren({ sourceId, sourceKind, detail, consumers }: Group
 
   const unassigned = detail.offsets.filter((o) => o.committedOffset != null && !placedKeys.has(tpKey(o))).sort(compareTopicPartitions);
   if (unassigned.length) {
-    children.push({ kind: 'unassigned', id: nodeIds.unassigned(sourceId, groupId), partitions: unassigned, share });
+    children.push({ kind: 'unassigned', id: nodeIds.unassigned(sourceId, groupId), group: { sourceId, groupId }, partitions: unassigned, share });
   }
 
   const memberIds = new Set(detail.members.map((m) => m.memberId));
@@ -117,12 +117,14 @@ export function memberChildren(node: MemberNode): TreeNode[] {
   const entries = memberEntries(node);
   const share = node.groupType === 'share';
   const topics = [...new Set(entries.map((e) => e.offsets.topic))];
+  const group = { sourceId: node.sourceId, groupId: node.groupId };
   if (topics.length <= 1) {
-    return entryRows(node.id, entries, share);
+    return entryRows(node.id, entries, share, group);
   }
   return topics.map((topic) => ({
     kind: 'topic',
     id: nodeIds.topic(node.id, topic),
+    group,
     topic,
     entries: entries.filter((e) => e.offsets.topic === topic),
     share,
@@ -130,10 +132,11 @@ export function memberChildren(node: MemberNode): TreeNode[] {
 }
 
 /** Partition rows under `parentId`, each with its role. */
-export function entryRows(parentId: string, entries: readonly PartitionEntry[], share: boolean): TreeNode[] {
+export function entryRows(parentId: string, entries: readonly PartitionEntry[], share: boolean, group: GroupRef): TreeNode[] {
   return entries.map(({ offsets, role }) => ({
     kind: 'partition',
     id: nodeIds.partition(parentId, offsets.topic, offsets.partition),
+    group,
     offsets,
     role,
     share,
@@ -141,10 +144,11 @@ export function entryRows(parentId: string, entries: readonly PartitionEntry[], 
 }
 
 /** Children of the unassigned node, which carries its partitions with it. */
-export function partitionChildren(parentId: string, partitions: PartitionOffsets[], role: PartitionRole, share = false): TreeNode[] {
+export function partitionChildren(parentId: string, partitions: PartitionOffsets[], role: PartitionRole, share: boolean, group: GroupRef): TreeNode[] {
   return entryRows(
     parentId,
     partitions.map((offsets) => ({ offsets, role })),
     share,
+    group,
   );
 }

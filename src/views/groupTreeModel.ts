@@ -33,6 +33,8 @@ export interface GroupTreeModelOptions {
   summarizeDetails?: (source: ClusterSource, details: GroupDetail[]) => GroupSummary[];
   /** Batch sizes of the details phase. */
   detailBatchLimits?: DetailBatchLimits;
+  /** How often an opened group's figures may re-render it and the rows under it (default OPENED_GROUP_REFRESH_MS). */
+  openedGroupRefreshMs?: number;
 }
 
 type TwoPhaseSource = ClusterSource & Required<Pick<ClusterSource, 'listGroupsOnly' | 'loadGroupDetails'>>;
@@ -40,6 +42,15 @@ type TwoPhaseSource = ClusterSource & Required<Pick<ClusterSource, 'listGroupsOn
 function isTwoPhase(source: ClusterSource): source is TwoPhaseSource {
   return typeof source.listGroupsOnly === 'function' && typeof source.loadGroupDetails === 'function';
 }
+
+/**
+ * An opened group's row is re-rendered for new figures (lag, lag in time) at most this often. The editor
+ * re-renders every row under a row it is told about, and a row re-rendered while the pointer rests on it
+ * never opens its tooltip (the workbench sets the hover up again and waits for the pointer to move); live
+ * lag changes every second, so without quiet spells the rows of an opened group show no tooltips at all.
+ * A new label, icon or context menu (state, health, type) is shown at once.
+ */
+export const OPENED_GROUP_REFRESH_MS = 5000;
 
 interface RunningLoad {
   running: Promise<void>;
@@ -74,6 +85,8 @@ export class GroupTreeModel {
    * them that show something new (shownRows). A collapsed group costs nothing: the editor does not ask.
    */
   private readonly openedGroups = new Set<string>();
+  /** What each opened group's row was last reported as, and when (see OPENED_GROUP_REFRESH_MS). */
+  private readonly openedGroupShown = new Map<string, { key: string; at: number }>();
   private readonly retries: LoadRetries;
   private readonly unsubscribeRegistry: Unsubscribe;
 
@@ -164,11 +177,11 @@ export class GroupTreeModel {
       case 'member':
         return memberChildren(node);
       case 'topic':
-        return entryRows(node.id, node.entries, node.share);
+        return entryRows(node.id, node.entries, node.share, node.group);
       case 'info':
         return node.children;
       case 'unassigned':
-        return partitionChildren(node.id, node.partitions, 'unassigned', node.share);
+        return partitionChildren(node.id, node.partitions, 'unassigned', node.share ?? false, node.group);
       case 'stoppedConsumers':
         return node.consumers.map((consumer) => ({
           kind: 'consumer',
@@ -257,11 +270,23 @@ export class GroupTreeModel {
       }
       const shown = renderKey(node);
       node.summary = summary;
-      if (renderKey(node) !== shown) {
+      const now = renderKey(node);
+      if (!this.openedGroups.has(node.id)) {
+        if (now !== shown) {
+          changed.push(node);
+        }
+        return;
+      }
+      const at = (this.options.retries?.now ?? Date.now)();
+      const last = this.openedGroupShown.get(node.id) ?? { key: shown, at: -Infinity };
+      const due = at - last.at >= (this.options.openedGroupRefreshMs ?? OPENED_GROUP_REFRESH_MS);
+      if (now !== last.key && (due || frameKey(now) !== frameKey(last.key))) {
         // The editor re-reads the subtree of a row it is told about.
         changed.push(node);
-      } else if (this.openedGroups.has(node.id)) {
+        this.openedGroupShown.set(node.id, { key: now, at });
+      } else if (due) {
         reread.push(node);
+        this.openedGroupShown.set(node.id, { key: last.key, at });
       }
     });
     return { changed, reread };
@@ -476,6 +501,7 @@ export class GroupTreeModel {
       if (!present.has(groupId)) {
         nodes.delete(groupId);
         this.openedGroups.delete(node.id);
+        this.openedGroupShown.delete(node.id);
         this.shownRows.forgetUnder(node.id);
       }
     }
@@ -521,6 +547,12 @@ export class GroupTreeModel {
       listener(node);
     }
   }
+}
+
+/** A row's label, icon and context menu out of its render key: what is shown at once even on an opened group. */
+function frameKey(renderKey: string): string {
+  const { label, icon, contextValue } = JSON.parse(renderKey) as { label?: unknown; icon?: unknown; contextValue?: unknown };
+  return JSON.stringify([label, icon, contextValue]);
 }
 
 function loadingRow(parentId: string): MessageNode {

@@ -80,10 +80,17 @@ export interface PartitionEntry {
   readonly role: PartitionRole;
 }
 
+/** The group a row below a group row belongs to, for the commands on it. */
+export interface GroupRef {
+  readonly sourceId: string;
+  readonly groupId: string;
+}
+
 /** A member's partitions of one topic, when the member owns several topics. */
 export interface TopicNode {
   readonly kind: 'topic';
   readonly id: string;
+  readonly group: GroupRef;
   readonly topic: string;
   readonly entries: PartitionEntry[];
   /** Share-partitions show a start offset instead of a committed one. */
@@ -109,6 +116,8 @@ export interface InfoNode {
 export interface PartitionNode {
   readonly kind: 'partition';
   readonly id: string;
+  /** The group the row is under (Reset Offsets of This Partition…); absent only where a row is drawn alone. */
+  readonly group?: GroupRef;
   readonly offsets: PartitionOffsets;
   readonly role: PartitionRole;
   /** A share-partition: its committed offset is the share-partition start offset. */
@@ -118,6 +127,7 @@ export interface PartitionNode {
 export interface UnassignedNode {
   readonly kind: 'unassigned';
   readonly id: string;
+  readonly group: GroupRef;
   readonly partitions: PartitionOffsets[];
   /** Share-partitions no member is assigned. */
   readonly share?: boolean;

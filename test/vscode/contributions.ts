@@ -80,6 +80,7 @@ export function containerOfView(viewId: string, manifest: Manifest = readManifes
 export const GROUPS_VIEW_ID = 'kafkaGroupLens.groups';
 export const ADD_CONSUMER_COMMAND_ID = 'kafkaGroupLens.sim.addConsumer';
 export const OPEN_TIMELINE_COMMAND_ID = 'kafkaGroupLens.openTimeline';
+export const OPEN_DASHBOARD_COMMAND_ID = 'kafkaGroupLens.openDashboard';
 export const REFRESH_COMMAND_ID = 'kafkaGroupLens.refresh';
 /** The reset preview has no fixed id yet; any contributed command with "reset" in its id counts. */
 export const RESET_COMMAND_PATTERN = /reset/i;

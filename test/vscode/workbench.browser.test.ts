@@ -13,6 +13,7 @@ import {
   findCommand,
   GROUPS_VIEW_ID,
   isInItemContextMenu,
+  OPEN_DASHBOARD_COMMAND_ID,
   OPEN_TIMELINE_COMMAND_ID,
   repoRoot,
   RESET_COMMAND_PATTERN,
@@ -138,6 +139,28 @@ async function runOnGroup(driver: WorkbenchDriver, groupId: string, entry: RegEx
   }
 }
 
+/** A partition row in view, expanding a topic row first when the member's partitions are grouped by topic. */
+async function partitionRow(driver: WorkbenchDriver): Promise<TreeRow> {
+  let found: TreeRow | undefined;
+  await driver.waitUntil('a partition row', 60_000, async () => {
+    const rows = await driver.treeRows();
+    found = rows.find((r) => r.level >= PARTITION_LEVEL && r.icon === 'symbol-array');
+    const topic = rows.find((r) => r.level === PARTITION_LEVEL && r.icon !== 'symbol-array' && r.expanded === false);
+    if (!found && topic) {
+      await driver.expand(topic);
+    }
+    return found !== undefined;
+  });
+  assert.ok(found);
+  return found;
+}
+
+/** Waits until the visible webview is the group's dashboard, drawn for `groupId` (its title names the group). */
+async function dashboardShows(driver: WorkbenchDriver, groupId: string): Promise<void> {
+  const body = await driver.activeWebviewBody(60_000);
+  await driver.waitUntil(`the dashboard of ${groupId} to draw`, 60_000, async () => ((await body.locator('#title').textContent()) ?? '').trim() === `Dashboard of ${groupId}`);
+}
+
 /** A menu entry or palette label for a command, matched exactly. */
 function commandLabel(command: ContributedCommand): RegExp {
   return exactText(command.title);
@@ -221,7 +244,7 @@ describe('Kafka Group Lens in the VS Code workbench (code-server)', function () 
     await driver.screenshot('tree-member-partitions.png');
   });
 
-  it('shows the lag of the group with the most lag at the default side bar width', async () => {
+  it('shows the lag of the group with the most lag at the default side bar width, and member and partition tooltips on hover', async () => {
     await driver.resizeSideBar(DEFAULT_SIDE_BAR_WIDTH);
     try {
       const worst = await driver.waitForRows('group rows with their lag', (rows) => {
@@ -233,9 +256,16 @@ describe('Kafka Group Lens in the VS Code workbench (code-server)', function () 
       assert.ok(await driver.descriptionPrefixVisible(worst, lagText), `"${lagText}" of ${worst.label} is cut at ${DEFAULT_SIDE_BAR_WIDTH}px`);
       await driver.screenshot('tree-default-width.png');
 
-      // Member and partition tooltips on live simulator rows are not asserted here: in code-server they did
-      // not open at all (no hover element 3 s after hovering a member row) while the simulator pushed; see
-      // the closing note of this change. The hover hold itself is unit-tested (test/unit/views/hoverHold.test.ts).
+      // The member and partition rows the previous test expanded; the simulator keeps pushing while the tooltips are open.
+      const members = await expandedMembers(driver, groupId, (found) => found.length > 0);
+      const memberTooltip = await driver.hoverTooltip(members[0]);
+      assert.match(memberTooltip, /Member id/, `the member tooltip: ${memberTooltip}`);
+      await driver.screenshotWithHover('tooltip-member.png');
+
+      const partition = await partitionRow(driver);
+      const partitionTooltip = await driver.hoverTooltip(partition);
+      assert.match(partitionTooltip, /Log end offset/, `the partition tooltip: ${partitionTooltip}`);
+      await driver.screenshotWithHover('tooltip-partition.png');
     } finally {
       await driver.clearHover();
       await driver.resizeSideBar(SIDE_BAR_WIDTH);
@@ -303,7 +333,19 @@ describe('Kafka Group Lens in the VS Code workbench (code-server)', function () 
     await driver.screenshot('workbench-timeline.png');
   });
 
-  it('brings the open timeline back after the window reloads', async () => {
+  it("opens the group's dashboard", async () => {
+    const openDashboard = requireCommand(OPEN_DASHBOARD_COMMAND_ID);
+    assert.ok(isInItemContextMenu(OPEN_DASHBOARD_COMMAND_ID), `${OPEN_DASHBOARD_COMMAND_ID} is not in the tree's context menu`);
+    const tabTitle = new RegExp(escapeRegExp(`Dashboard: ${groupId}`));
+    await runOnGroup(driver, groupId, commandLabel(openDashboard), 'the dashboard tab', () => driver.editorTabVisible(tabTitle));
+    await driver.waitForEditorTab(tabTitle);
+    await dashboardShows(driver, groupId);
+    await driver.screenshot('dashboard.png');
+    // The timeline in front again: the reload test reads it first.
+    await driver.activateEditorTab(new RegExp(escapeRegExp(`Rebalances: ${groupId}`)));
+  });
+
+  it('brings the open timeline and dashboard back after the window reloads', async () => {
     requireCommand(OPEN_TIMELINE_COMMAND_ID);
     const tabTitle = new RegExp(escapeRegExp(`Rebalances: ${groupId}`));
     await driver.waitForEditorTab(tabTitle);
@@ -318,5 +360,43 @@ describe('Kafka Group Lens in the VS Code workbench (code-server)', function () 
     await driver.waitUntil('the restored timeline to draw its lanes', 60_000, async () => (await body.locator('.lane-label, svg text').count()) > 0);
     assert.equal(((await body.locator('h1.title').textContent()) ?? '').trim(), groupId, `the restored panel "${tab}" shows group ${groupId}`);
     await driver.screenshot('workbench-timeline-restored.png');
+
+    // The dashboard opened before the reload comes back too, for the same group.
+    await driver.activateEditorTab(new RegExp(escapeRegExp(`Dashboard: ${groupId}`)), 90_000);
+    await dashboardShows(driver, groupId);
+    await driver.screenshot('dashboard-restored.png');
+  });
+
+  it('filters the groups to a glob, then sorts by lag with the worst group first and its lag visible at the default width', async () => {
+    await driver.runFromCommandPalette('Kafka Group Lens: Filter Groups…');
+    await driver.page.locator('.quick-input-widget .quick-input-box input').waitFor({ timeout: 15_000 });
+    await driver.page.keyboard.type('payments-*');
+    await driver.page.keyboard.press('Enter');
+    const filtered = await driver.waitForRows('only the groups matching payments-*', (rows) => {
+      const found = groupRows(rows);
+      return found.length > 0 && found.every((r) => r.label.startsWith('payments-')) ? found : undefined;
+    });
+    assert.ok(filtered.length >= 1);
+    await driver.screenshot('tree-filtered.png');
+    await driver.runFromCommandPalette('Kafka Group Lens: Clear Group Filter');
+    await driver.waitForRows('every group again', (rows) => (groupRows(rows).some((r) => !r.label.startsWith('payments-')) ? true : undefined));
+
+    await driver.runFromCommandPalette('Kafka Group Lens: Sort Groups…');
+    const byLag = driver.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Total lag' }).first();
+    await byLag.waitFor({ timeout: 15_000 });
+    await byLag.click();
+    await driver.resizeSideBar(DEFAULT_SIDE_BAR_WIDTH);
+    try {
+      const first = await driver.waitForRows('the group rows sorted by lag, worst first', (rows) => {
+        const found = groupRows(rows);
+        const lags = found.map(groupLag);
+        return found.length > 1 && lags.every((lag, i) => i === 0 || lags[i - 1] >= lag) ? found[0] : undefined;
+      });
+      const lagText = /^lag [\d,-]+/.exec(first.description)?.[0] ?? '';
+      assert.ok(await driver.descriptionPrefixVisible(first, lagText), `"${lagText}" of ${first.label} is cut at ${DEFAULT_SIDE_BAR_WIDTH}px`);
+      await driver.screenshot('tree-sorted-by-lag.png');
+    } finally {
+      await driver.resizeSideBar(SIDE_BAR_WIDTH);
+    }
   });
 });

@@ -8,6 +8,8 @@ import { renderSnapshot } from './render';
 
 interface VsCodeApi {
   postMessage(message: DashboardWebviewMessage): void;
+  /** Kept by VS Code across reloads; the panel serializer reads it to reopen the same group. */
+  setState(state: unknown): void;
 }
 
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -18,6 +20,10 @@ function start(): void {
   window.addEventListener('message', (event: MessageEvent<unknown>) => {
     if (!isDashboardHostMessage(event.data)) {
       report('ignored a malformed message from the extension');
+      return;
+    }
+    if (event.data.type === 'panel') {
+      vscode.setState(event.data.state);
       return;
     }
     try {

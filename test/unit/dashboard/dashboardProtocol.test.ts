@@ -23,6 +23,19 @@ describe('dashboard messages', () => {
     }
   });
 
+  it('accepts the panel message (the group the page keeps for a reload) only when well-formed', () => {
+    assert.ok(isDashboardHostMessage({ type: 'panel', state: { sourceId: 's', groupId: 'g' } }));
+    for (const bad of [
+      { type: 'panel' },
+      { type: 'panel', state: { sourceId: 's' } },
+      { type: 'panel', state: { sourceId: 1, groupId: 'g' } },
+      { type: 'panel', state: { sourceId: 's', groupId: 'g', extra: 1 } },
+      { type: 'panel', state: { sourceId: 's', groupId: 'g' }, extra: 1 },
+    ]) {
+      assert.equal(isDashboardHostMessage(bad), false, JSON.stringify(bad));
+    }
+  });
+
   it('accepts a well-formed snapshot', () => {
     assert.ok(isDashboardHostMessage({ type: 'snapshot', snapshot: SNAPSHOT }));
   });

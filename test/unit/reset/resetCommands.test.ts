@@ -175,6 +175,33 @@ describe('reset/resetCommands and the group-administration commands (vscode stub
     assert.deepEqual(host.infoMessages, ['Restored 3 offset(s) of billing-archive']);
   });
 
+  it('resets one partition from its row: only that partition is previewed, committed and undone', async () => {
+    prompts = new ScriptedAdminPrompts([{ pick: 'Shift By…' }, { input: '-100' }], [true]);
+    const partition: TreeNode = {
+      kind: 'partition',
+      id: 'billing-archive/legacy-events-1',
+      group: { sourceId: fx.source.id, groupId: 'billing-archive' },
+      offsets: { topic: 'legacy-events', partition: 1, committedOffset: 1000, logStartOffset: 0, logEndOffset: 2000, lag: 1000, ownerMemberId: null },
+      role: 'unassigned',
+    };
+    await run(COMMANDS.resetPartitionOffsets, partition);
+    assert.deepEqual(host.errorMessages, []);
+    assert.deepEqual(prompts.asked.map((q) => q.title), ['Reset Offsets of billing-archive legacy-events:1 (1/2)', 'Reset Offsets of billing-archive legacy-events:1 (2/2)'], 'no scope question');
+    const [panel] = host.webviewPanels;
+    panel.receive({ type: 'ready' });
+    const [preview] = posted(panel, 'preview');
+    assert.equal(preview.preview.scope, '--topic legacy-events:1');
+    assert.deepEqual(preview.preview.rows.map((r) => [r.partition, r.current, r.next]), [[1, '1000', '900']]);
+
+    panel.receive({ type: 'action', action: 'execute' });
+    await settle('the results', () => (posted(panel, 'results').length ? true : undefined));
+    assert.deepEqual((await fx.admin.committedOffsets('billing-archive')).map((c) => c.offset), [700, 900, 250], 'the other partitions keep their offsets');
+
+    await run(COMMANDS.undoLastReset, await groupNode('billing-archive'));
+    assert.equal(prompts.confirmations[0].detail, 'legacy-events-1: 900 → 1000');
+    assert.deepEqual((await fx.admin.committedOffsets('billing-archive')).map((c) => c.offset), [700, 1000, 250]);
+  });
+
   it('exports the plan in the CLI --export format', async () => {
     prompts = new ScriptedAdminPrompts([{ pick: 'To Earliest' }, { pick: 'Specific partitions…' }, { input: 'legacy-events:2' }]);
     await run(COMMANDS.resetOffsets, await groupNode('billing-archive'));

@@ -138,7 +138,7 @@ describe('views: context menus against the rows the tree builds', () => {
     assert.deepEqual(memberCommands(memberRow('kafka', null)), [], 'dynamic members cannot be removed by instance id');
   });
 
-  it('offers Restart on stopped consumers, Copy on partitions and nothing on messages', () => {
+  it('offers Restart on stopped consumers, Copy and Reset on partitions (share-partitions too) and nothing on messages', () => {
     const stopped: TreeNode = {
       kind: 'consumer',
       id: 'x',
@@ -147,7 +147,11 @@ describe('views: context menus against the rows the tree builds', () => {
     };
     assert.deepEqual(contextCommands(stopped), [COMMANDS.restartConsumer]);
     const partition: TreeNode = { kind: 'partition', id: 'p', role: 'assigned', offsets: { topic: 't', partition: 0, committedOffset: 1, logStartOffset: 0, logEndOffset: 2, lag: 1 } };
-    assert.deepEqual(contextCommands(partition), [COMMANDS.copyPartitionOffsets]);
+    assert.deepEqual(contextCommands(partition), sorted(COMMANDS.copyPartitionOffsets, COMMANDS.resetPartitionOffsets));
+    const lagging: TreeNode = { ...partition, role: 'unassigned', offsets: { ...partition.offsets, lag: 5 } };
+    assert.deepEqual(contextCommands(lagging), sorted(COMMANDS.copyPartitionOffsets, COMMANDS.resetPartitionOffsets));
+    // kafka-share-groups.sh takes topic:partition too.
+    assert.deepEqual(contextCommands({ ...partition, share: true }), sorted(COMMANDS.copyPartitionOffsets, COMMANDS.resetPartitionOffsets));
     assert.deepEqual(contextCommands({ kind: 'message', id: 'm', severity: 'error', text: 'x', retrySourceId: 's' }), []);
   });
 });

@@ -1,5 +1,5 @@
 import { strict as assert } from 'assert';
-import { groupChildren, partitionChildren } from '../../../src/views/groupChildren';
+import { entryRows, groupChildren, memberChildren, partitionChildren } from '../../../src/views/groupChildren';
 import { nodeIds, type MemberNode } from '../../../src/views/treeNodes';
 import type { SimulatedConsumerInfo } from '../../../src/simulator/control';
 import { groupDetail, member, offsets } from './fakeSource';
@@ -61,7 +61,25 @@ describe('views/groupChildren', () => {
   });
 
   it('builds partition ids from the parent id and raw keys', () => {
-    const [row] = partitionChildren('parent', [offsets('a/b', 3, 1, 2)], 'unassigned');
+    const [row] = partitionChildren('parent', [offsets('a/b', 3, 1, 2)], 'unassigned', false, { sourceId: 'k', groupId: 'g' });
     assert.equal(row.id, 'parent/tp/a%2Fb/3');
+  });
+
+  it('names the group on every partition row, under a member, a topic or the unassigned node (for its commands)', () => {
+    const detail = groupDetail('g', {
+      members: [member('m-1', { assignment: [{ topic: 'a', partition: 0 }] }), member('m-2', { assignment: [{ topic: 'a', partition: 1 }, { topic: 'b', partition: 0 }] })],
+      offsets: [offsets('a', 0, 1, 2, 'm-1'), offsets('a', 1, 1, 2, 'm-2'), offsets('b', 0, 1, 2, 'm-2'), offsets('c', 0, 1, 2)],
+    });
+    const children = groupChildren({ sourceId: 'k', sourceKind: 'kafka', detail, consumers: [] });
+    const rows = children.flatMap((child) => {
+      if (child.kind === 'member') {
+        return memberChildren(child).flatMap((row) => (row.kind === 'topic' ? entryRows(row.id, row.entries, row.share, row.group) : [row]));
+      }
+      return child.kind === 'unassigned' ? partitionChildren(child.id, child.partitions, 'unassigned', false, child.group) : [];
+    });
+    assert.deepEqual(
+      rows.map((row) => (row.kind === 'partition' ? `${row.offsets.topic}-${row.offsets.partition} ${row.group?.sourceId}/${row.group?.groupId}` : row.kind)),
+      ['a-0 k/g', 'a-1 k/g', 'b-0 k/g', 'c-0 k/g'],
+    );
   });
 });

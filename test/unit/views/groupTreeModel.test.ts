@@ -1,5 +1,5 @@
 import { strict as assert } from 'assert';
-import { GroupTreeModel } from '../../../src/views/groupTreeModel';
+import { GroupTreeModel, OPENED_GROUP_REFRESH_MS } from '../../../src/views/groupTreeModel';
 import { SourceRegistry } from '../../../src/sources/sourceRegistry';
 import type { ClusterNode, GroupNode, MemberNode, MessageNode, PartitionNode, TreeNode } from '../../../src/views/treeNodes';
 import type { GroupDetail } from '../../../src/model/types';
@@ -286,6 +286,31 @@ describe('views/GroupTreeModel targeted refreshes', () => {
     source.put({ ...detail, members: [...detail.members, member('m-3')], memberCount: 3 });
     await data.refresh();
     assert.deepEqual(reported, [group]);
+  });
+
+  it('re-renders an opened group for new figures at most every OPENED_GROUP_REFRESH_MS, and for a new state at once', async () => {
+    let now = 0;
+    data.dispose();
+    data = new GroupTreeModel(registry, { retries: { now: () => now } });
+    await data.children(data.roots()[0]);
+    await data.refresh();
+    reported = [];
+    data.onDidChange((node) => reported.push(node));
+    const { group } = await openedPayments(5, 10, 10);
+    source.put(paymentsDetail(5, 11, 10));
+    await data.refresh();
+    assert.deepEqual(reported, [group], 'the first change shows at once');
+    now += OPENED_GROUP_REFRESH_MS - 1;
+    source.put(paymentsDetail(5, 12, 10));
+    await data.refresh();
+    assert.deepEqual(reported, [group], 'lag again within the window: the rows under the group stay still');
+    now += 1;
+    await data.refresh();
+    assert.deepEqual(reported, [group, group], 'the window is over: the held lag shows');
+    assert.equal(group.summary.totalLag, 12);
+    source.put({ ...paymentsDetail(5, 12, 10), state: 'PreparingRebalance' });
+    await data.refresh();
+    assert.deepEqual(reported, [group, group, group], 'a new state (icon, menu) shows at once');
   });
 
   it('reports the whole cluster on a full refresh (the Refresh button, after a command)', async () => {

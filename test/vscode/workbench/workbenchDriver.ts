@@ -27,6 +27,8 @@ const QUICK_INPUT = '.quick-input-widget';
 const QUICK_INPUT_SETTLE_MS = 1500;
 /** How long a step may ignore Enter before it is pressed once more. */
 const ENTER_RETRY_MS = 3000;
+/** How long a shown step may stay without focus before its input is focused by hand. */
+const FOCUS_RETRY_MS = 2000;
 
 export class WorkbenchDriver {
   constructor(
@@ -225,10 +227,22 @@ export class WorkbenchDriver {
         throw new Error(`quick input still open after ${maxSteps} steps: ${[...titles, current].join(' → ')}`);
       }
       titles.push(current);
-      // Enter only reaches the step once its input has focus; pressed during the hand-over it is lost.
-      await this.waitUntil(`step "${current}" to take focus`, timeoutMs, () =>
-        widget.locator('.quick-input-box input').evaluate((input) => input === document.activeElement),
-      );
+      // Enter only reaches the step once its input has focus; pressed during the hand-over it is lost. Seen
+      // once in CI: a step that showed and never took focus (15 s); its input is then focused by hand, as a
+      // person clicks into it, each time logged. A step that never shows still fails the wait.
+      const input = widget.locator('.quick-input-box input');
+      let focusAskedAt = Date.now();
+      await this.waitUntil(`step "${current}" to take focus`, timeoutMs, async () => {
+        if (await input.evaluate((element) => element === document.activeElement)) {
+          return true;
+        }
+        if (Date.now() - focusAskedAt > FOCUS_RETRY_MS && ((await title.textContent())?.trim() ?? '') === current && (await input.isVisible())) {
+          focusAskedAt = Date.now();
+          console.log(`      WARNING: step "${current}" showed without focus; focusing its input`);
+          await input.focus().catch(() => undefined);
+        }
+        return false;
+      });
       await this.page.keyboard.press('Enter');
       const pressedAt = Date.now();
       let pressedAgain = false;
@@ -266,6 +280,12 @@ export class WorkbenchDriver {
   async runFromCommandPalette(title: string, timeoutMs = 15_000): Promise<void> {
     const widget = this.page.locator(QUICK_INPUT);
     await this.page.keyboard.press('F1');
+    if (!(await widget.waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false))) {
+      // F1 pressed while a webview editor has focus stays in its frame: focus the workbench (the side bar's title) and press it again.
+      console.log(`      WARNING: F1 opened no command palette (focus in a webview?); focusing the side bar title and pressing it again`);
+      await this.page.locator(`${SIDEBAR} .composite.title`).first().click();
+      await this.page.keyboard.press('F1');
+    }
     await widget.waitFor({ state: 'visible', timeout: timeoutMs });
     await this.page.keyboard.type(title);
     const entry = widget.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
@@ -283,6 +303,14 @@ export class WorkbenchDriver {
   }
 
   /** Waits for an editor tab whose title matches, and returns its label. */
+  /** Brings the editor whose tab title matches to the front. */
+  async activateEditorTab(title: RegExp, timeoutMs = 30_000): Promise<void> {
+    const tab = this.editorTab(title).first();
+    await tab.waitFor({ timeout: timeoutMs });
+    await tab.click();
+    await this.page.locator('.tabs-container .tab.active', { hasText: title }).first().waitFor({ timeout: timeoutMs });
+  }
+
   async waitForEditorTab(title: RegExp, timeoutMs = 30_000): Promise<string> {
     const tab = this.editorTab(title).first();
     await tab.waitFor({ timeout: timeoutMs });
@@ -315,6 +343,49 @@ export class WorkbenchDriver {
       range.setEnd(text, length);
       return range.getBoundingClientRect().right <= clip.getBoundingClientRect().right + 0.5;
     }, prefix.length);
+  }
+
+  /**
+   * Hovers a row's label and returns the text of the tooltip that opens, once it has stayed open for
+   * `stayMs` (polled: a tooltip that a refresh removes fails the attempt). The workbench sets a row's
+   * hover up again each time the row is rendered, and a hover that was waiting for its delay then waits
+   * for the pointer to move; a live row whose figures change can be rendered within that delay, so the
+   * pointer leaves and comes back, as a person's does, up to `attempts` times in all, each retry logged.
+   */
+  async hoverTooltip(row: TreeRow, stayMs = 2_000, attempts = 5): Promise<string> {
+    const hover = this.page.locator('.monaco-hover:visible, .workbench-hover:visible').first();
+    let failure = '';
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (attempt > 1) {
+        console.log(`      WARNING: hover attempt ${attempt - 1} on "${row.label}": ${failure}`);
+      }
+      await this.clearHover();
+      await this.rowLocator(row).locator('.label-name').hover();
+      if (!(await hover.waitFor({ timeout: 3_000 }).then(() => true, () => false))) {
+        failure = 'no tooltip opened within 3 s';
+        continue;
+      }
+      const text = (await hover.innerText()).trim();
+      const until = Date.now() + stayMs;
+      let open = true;
+      while (open && Date.now() < until) {
+        await this.page.waitForTimeout(200);
+        open = await hover.isVisible();
+      }
+      if (open) {
+        return text;
+      }
+      failure = `the tooltip closed within ${stayMs / 1000} s: ${text}`;
+    }
+    throw new Error(`the tooltip of "${row.label}" did not stay open in ${attempts} attempts; last: ${failure}`);
+  }
+
+  /** A screenshot with whatever hover is open (screenshot() closes hovers first). */
+  async screenshotWithHover(fileName: string): Promise<string> {
+    fs.mkdirSync(this.artifactsDir, { recursive: true });
+    const file = path.join(this.artifactsDir, fileName);
+    await this.page.screenshot({ path: file });
+    return file;
   }
 
   async screenshot(fileName: string): Promise<string> {
