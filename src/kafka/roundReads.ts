@@ -100,7 +100,7 @@ const MAX_LOG_END_ENTRIES = 100_000;
 const MAX_COMMITTED_READ_BYTES = 32 * 1024 * 1024;
 /** What an answer without records weighs: its entry. */
 const EMPTY_READ_WEIGHT = 64;
-/** How many different offsets of one partition one load fetches at. */
+/** How many Fetch rounds one load makes per partition: each at the lowest committed offset no read covers yet. */
 export const MAX_COMMITTED_FETCH_ROUNDS = 8;
 /** Small answers: a marker batch is under 100 bytes, and one data batch holds the record at the committed offset. */
 const COMMITTED_FETCH_LIMITS: FetchLimits = { maxWaitMs: 0, maxBytes: 1024 * 1024, maxBytesPerPartition: 16 * 1024 };
@@ -217,6 +217,7 @@ export class SharedPartitionReads {
         wanted.set(key, entry);
       }
     }
+    this.forgetAgedReadStarts();
     const fetched = new Map<string, Uint8Array>();
     const asked = new Set<string>();
     let pending = [...wanted.values()].map(({ tp, offsets }) => ({ tp, offsets: [...offsets].sort((a, b) => a - b) }));
@@ -232,6 +233,25 @@ export class SharedPartitionReads {
       await this.read(reads, leaders, topicIds);
     }
     return fetched;
+  }
+
+  /** Drops the index entries of reads aged out or evicted, once the index outgrows the reads kept. */
+  private forgetAgedReadStarts(): void {
+    let indexed = 0;
+    this.readStarts.forEach((starts) => (indexed += starts.size));
+    if (indexed <= this.committedReads.size) {
+      return;
+    }
+    for (const [key, starts] of this.readStarts) {
+      for (const from of starts) {
+        if (!this.committedReads.get(`${key}@${from}`)) {
+          starts.delete(from);
+        }
+      }
+      if (starts.size === 0) {
+        this.readStarts.delete(key);
+      }
+    }
   }
 
   /** Fills `fetched` for the offsets of `tp` that a kept read covers; returns the others. */
