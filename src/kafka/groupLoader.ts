@@ -50,11 +50,20 @@ export interface DescribedForLoad {
 }
 
 export class GroupLoader {
-  /** Log ends and reads at committed offsets, shared by the batches of a round. */
-  private readonly reads: SharedPartitionReads;
+  /** Log ends and reads at committed offsets, shared by the detail batches of the current round. */
+  private roundReads: SharedPartitionReads;
 
   constructor(private readonly connection: ClusterConnection, private readonly options: GroupLoaderOptions) {
-    this.reads = new SharedPartitionReads(connection, { concurrency: options.concurrency, logger: options.logger });
+    this.roundReads = this.newReads();
+  }
+
+  /** A new round of detail batches (a new listing): none of them takes the last round's reads. */
+  startRound(): void {
+    this.roundReads = this.newReads();
+  }
+
+  private newReads(): SharedPartitionReads {
+    return new SharedPartitionReads(this.connection, { concurrency: this.options.concurrency, logger: this.options.logger });
   }
 
   /** ListGroups on every broker; a broker that fails is logged and its groups are missing, unless all fail. */
@@ -89,9 +98,11 @@ export class GroupLoader {
 
   /**
    * Describes the groups, fetches their offsets and log ends, and builds each one's detail; with
-   * `lagInTime`, also each lagging partition's lag in time and the group's maximum.
+   * `lagInTime`, also each lagging partition's lag in time and the group's maximum. With `inRound`, the
+   * log ends and reads are shared with the round's other batches (startRound); else this load reads afresh.
    */
-  async loadGroups(groupIds: readonly string[], topology: Topology, listed: ReadonlyMap<string, ListedGroup>, { lagInTime = false } = {}): Promise<GroupDetail[]> {
+  async loadGroups(groupIds: readonly string[], topology: Topology, listed: ReadonlyMap<string, ListedGroup>, { lagInTime = false, inRound = false } = {}): Promise<GroupDetail[]> {
+    const reads = inRound ? this.roundReads : this.newReads();
     const described = await this.describeAll(groupIds, topology, listed);
     const membersOf = new Map<string, { members: Member[]; decodeErrors: string[] }>();
     for (const d of described) {
@@ -114,7 +125,7 @@ export class GroupLoader {
         partitions.set(partitionKey(tp), { topic: tp.topic, partition: tp.partition });
       }
     });
-    const ends = await this.partitionEnds([...partitions.values()]);
+    const ends = await this.partitionEnds(reads, [...partitions.values()]);
     const isolationOf = (groupId: string) => this.options.isolationLevelFor?.(groupId);
     const rowsOf = described.map((d, i) => {
       const commits = committed[i];
@@ -129,6 +140,7 @@ export class GroupLoader {
     });
     // A share group's rows hold share-partition start offsets, not commits: no lag in time.
     const maxLagsInTime = await this.readAtCommitted(
+      reads,
       described.map((d, i) => ({ rows: rowsOf[i], readCommitted: isolationOf(d.groupId) === 'read_committed', skipLagInTime: Boolean(d.typed?.shareGroup) || !lagInTime })),
       ends.leaders,
       ends.topicIds,
@@ -267,13 +279,14 @@ export class GroupLoader {
    * when it has them), shared with the round's other batches (roundReads.ts); failures per topic.
    */
   private async partitionEnds(
+    reads: SharedPartitionReads,
     partitions: readonly TopicPartition[],
   ): Promise<{ ends: Map<string, PartitionEnds>; topicErrors: Map<string, string>; leaders: Map<string, number>; topicIds: Map<string, string> }> {
     if (partitions.length === 0) {
       return { ends: new Map(), topicErrors: new Map(), leaders: new Map(), topicIds: new Map() };
     }
     const found = await this.connection.partitionLeaders([...new Set(partitions.map((p) => p.topic))]);
-    const read = await this.reads.partitionEnds(partitions, found.leaders);
+    const read = await reads.partitionEnds(partitions, found.leaders);
     const topicErrors = new Map<string, string>(found.topicErrors);
     for (const [topic, errors] of read.topicErrors) {
       topicErrors.set(topic, [topicErrors.get(topic), ...errors].filter((e): e is string => Boolean(e)).join('; '));
@@ -287,13 +300,14 @@ export class GroupLoader {
    * failed Fetch leaves the rows as they were.
    */
   private async readAtCommitted(
+    reads: SharedPartitionReads,
     groups: ReadonlyArray<{ rows: PartitionOffsets[]; readCommitted: boolean; skipLagInTime: boolean }>,
     leaders: ReadonlyMap<string, number>,
     topicIds: ReadonlyMap<string, string>,
   ): Promise<Array<number | null | undefined>> {
     const checks = groups.flatMap(({ rows, readCommitted }) => markerCandidates(rows, readCommitted).map((row) => ({ row, end: readableEnd(row, readCommitted) as number })));
     const timed = groups.flatMap(({ rows, skipLagInTime }) => (skipLagInTime ? [] : lagInTimeCandidates(rows)));
-    const fetched = await this.reads.fetchAt(
+    const fetched = await reads.fetchAt(
       [...checks.map(({ row }) => ({ row, offset: row.committedOffset as number })), ...timed.map((row) => ({ row, offset: lagInTimeFetchOffset(row) }))],
       leaders,
       topicIds,
