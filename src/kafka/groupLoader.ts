@@ -8,7 +8,6 @@
  * whole load.
  */
 import type { BrokerRef, GroupDetail, Member, PartitionOffsets, TopicPartition } from '../model/types';
-import { groupBy } from './collections';
 import { coordinatorBatches, fetchCommittedOffsets, mapWithConcurrency } from './coordinatorBatches';
 import type { ClusterConnection, Topology } from './clusterConnection';
 import type { KafkaLogger } from './connection';
@@ -23,22 +22,14 @@ import { sendRequest, type KafkajsBroker } from './kafkajsBridge';
 import { describeErrorCode, KafkaErrorCode } from './kafkaErrors';
 import { fillLagInTime, lagInTimeCandidates, lagInTimeFetchOffset } from './lagInTime';
 import { markerCandidates, onlyMarkersBetween, readableEnd } from './markerOnlyLag';
-import { fetchRequest, type FetchLimits } from './requests/fetchRequest';
+import { SharedPartitionReads } from './roundReads';
 import {
   describeGroupsRequest,
   listGroupsRequest,
   type DescribedGroup,
   type ListedGroup,
 } from './requests/groupRequests';
-import {
-  EARLIEST_TIMESTAMP,
-  LATEST_TIMESTAMP,
-  READ_COMMITTED,
-  READ_UNCOMMITTED,
-  offsetFetchRequest,
-  type ListedOffset,
-  type OffsetFetchResult,
-} from './requests/offsetRequests';
+import { offsetFetchRequest, type OffsetFetchResult } from './requests/offsetRequests';
 
 export interface GroupLoaderOptions {
   logger: KafkaLogger;
@@ -59,7 +50,21 @@ export interface DescribedForLoad {
 }
 
 export class GroupLoader {
-  constructor(private readonly connection: ClusterConnection, private readonly options: GroupLoaderOptions) {}
+  /** Log ends and reads at committed offsets, shared by the detail batches of the current round. */
+  private roundReads: SharedPartitionReads;
+
+  constructor(private readonly connection: ClusterConnection, private readonly options: GroupLoaderOptions) {
+    this.roundReads = this.newReads();
+  }
+
+  /** A new round of detail batches (a new listing): none of them takes the last round's reads. */
+  startRound(): void {
+    this.roundReads = this.newReads();
+  }
+
+  private newReads(): SharedPartitionReads {
+    return new SharedPartitionReads(this.connection, { concurrency: this.options.concurrency, logger: this.options.logger });
+  }
 
   /** ListGroups on every broker; a broker that fails is logged and its groups are missing, unless all fail. */
   async listAllGroups(topology: Topology): Promise<Map<string, ListedGroup>> {
@@ -93,9 +98,11 @@ export class GroupLoader {
 
   /**
    * Describes the groups, fetches their offsets and log ends, and builds each one's detail; with
-   * `lagInTime`, also each lagging partition's lag in time and the group's maximum.
+   * `lagInTime`, also each lagging partition's lag in time and the group's maximum. With `inRound`, the
+   * log ends and reads are shared with the round's other batches (startRound); else this load reads afresh.
    */
-  async loadGroups(groupIds: readonly string[], topology: Topology, listed: ReadonlyMap<string, ListedGroup>, { lagInTime = false } = {}): Promise<GroupDetail[]> {
+  async loadGroups(groupIds: readonly string[], topology: Topology, listed: ReadonlyMap<string, ListedGroup>, { lagInTime = false, inRound = false } = {}): Promise<GroupDetail[]> {
+    const reads = inRound ? this.roundReads : this.newReads();
     const described = await this.describeAll(groupIds, topology, listed);
     const membersOf = new Map<string, { members: Member[]; decodeErrors: string[] }>();
     for (const d of described) {
@@ -118,7 +125,7 @@ export class GroupLoader {
         partitions.set(partitionKey(tp), { topic: tp.topic, partition: tp.partition });
       }
     });
-    const ends = await this.partitionEnds([...partitions.values()]);
+    const ends = await this.partitionEnds(reads, [...partitions.values()]);
     const isolationOf = (groupId: string) => this.options.isolationLevelFor?.(groupId);
     const rowsOf = described.map((d, i) => {
       const commits = committed[i];
@@ -133,6 +140,7 @@ export class GroupLoader {
     });
     // A share group's rows hold share-partition start offsets, not commits: no lag in time.
     const maxLagsInTime = await this.readAtCommitted(
+      reads,
       described.map((d, i) => ({ rows: rowsOf[i], readCommitted: isolationOf(d.groupId) === 'read_committed', skipLagInTime: Boolean(d.typed?.shareGroup) || !lagInTime })),
       ends.leaders,
       ends.topicIds,
@@ -267,46 +275,23 @@ export class GroupLoader {
   }
 
   /**
-   * Earliest, high watermark and last stable offset of each partition, batched per leader (leaders
-   * from the refresh's topology when it has them); failures per topic.
+   * Earliest, high watermark and last stable offset of each partition (leaders from the refresh's topology
+   * when it has them), shared with the round's other batches (roundReads.ts); failures per topic.
    */
   private async partitionEnds(
+    reads: SharedPartitionReads,
     partitions: readonly TopicPartition[],
   ): Promise<{ ends: Map<string, PartitionEnds>; topicErrors: Map<string, string>; leaders: Map<string, number>; topicIds: Map<string, string> }> {
-    const ends = new Map<string, PartitionEnds>();
-    const topicErrors = new Map<string, string>();
-    const fail = (topics: Iterable<string>, message: string) => {
-      for (const topic of topics) {
-        topicErrors.set(topic, topicErrors.has(topic) ? `${topicErrors.get(topic)}; ${message}` : message);
-      }
-    };
     if (partitions.length === 0) {
-      return { ends, topicErrors, leaders: new Map(), topicIds: new Map() };
+      return { ends: new Map(), topicErrors: new Map(), leaders: new Map(), topicIds: new Map() };
     }
     const found = await this.connection.partitionLeaders([...new Set(partitions.map((p) => p.topic))]);
-    for (const [topic, error] of found.topicErrors) {
-      fail([topic], error);
+    const read = await reads.partitionEnds(partitions, found.leaders);
+    const topicErrors = new Map<string, string>(found.topicErrors);
+    for (const [topic, errors] of read.topicErrors) {
+      topicErrors.set(topic, [topicErrors.get(topic), ...errors].filter((e): e is string => Boolean(e)).join('; '));
     }
-    const listed = await this.connection.listOffsets(partitions, found.leaders, [
-      { isolationLevel: READ_UNCOMMITTED, timestamp: EARLIEST_TIMESTAMP },
-      { isolationLevel: READ_UNCOMMITTED, timestamp: LATEST_TIMESTAMP },
-      { isolationLevel: READ_COMMITTED, timestamp: LATEST_TIMESTAMP },
-    ]);
-    const index = (list: ListedOffset[]) => new Map(list.filter((o) => o.errorCode === 0).map((o) => [partitionKey(o), o.offset]));
-    const [earliest, latest, stable] = listed.answers.map(index);
-    for (const p of partitions) {
-      const key = partitionKey(p);
-      if (latest.has(key) || earliest.has(key) || stable.has(key)) {
-        ends.set(key, { logStartOffset: earliest.get(key) ?? null, highWatermark: latest.get(key) ?? null, lastStableOffset: stable.get(key) ?? null });
-      }
-    }
-    for (const failed of listed.answers[1].filter((o) => o.errorCode !== 0)) {
-      fail([failed.topic], `Log end offset of ${failed.topic}-${failed.partition}: ${describeErrorCode(failed.errorCode)}`);
-    }
-    for (const { leader, partitions: parts, error } of listed.failures) {
-      fail(new Set(parts.map((p) => p.topic)), `Log offsets from broker ${leader}: ${error}`);
-    }
-    return { ends, topicErrors, leaders: found.leaders, topicIds: found.topicIds };
+    return { ends: read.ends, topicErrors, leaders: found.leaders, topicIds: found.topicIds };
   }
 
   /**
@@ -315,13 +300,14 @@ export class GroupLoader {
    * failed Fetch leaves the rows as they were.
    */
   private async readAtCommitted(
+    reads: SharedPartitionReads,
     groups: ReadonlyArray<{ rows: PartitionOffsets[]; readCommitted: boolean; skipLagInTime: boolean }>,
     leaders: ReadonlyMap<string, number>,
     topicIds: ReadonlyMap<string, string>,
   ): Promise<Array<number | null | undefined>> {
     const checks = groups.flatMap(({ rows, readCommitted }) => markerCandidates(rows, readCommitted).map((row) => ({ row, end: readableEnd(row, readCommitted) as number })));
     const timed = groups.flatMap(({ rows, skipLagInTime }) => (skipLagInTime ? [] : lagInTimeCandidates(rows)));
-    const fetched = await this.fetchAt(
+    const fetched = await reads.fetchAt(
       [...checks.map(({ row }) => ({ row, offset: row.committedOffset as number })), ...timed.map((row) => ({ row, offset: lagInTimeFetchOffset(row) }))],
       leaders,
       topicIds,
@@ -341,56 +327,6 @@ export class GroupLoader {
     const debug = (message: string) => this.options.logger.debug(message);
     return groups.map(({ rows, skipLagInTime }) => (skipLagInTime ? undefined : fillLagInTime(rows, { bytesAt, now, debug })));
   }
-
-  /**
-   * One small Fetch per leader and topic for the partitions at the offsets asked; a partition asked
-   * at several offsets (groups that committed different ones) is fetched in further rounds, at
-   * most MAX_COMMITTED_FETCH_ROUNDS. The requests run with the loader's bounded concurrency. Keys: `partitionKey@offset`.
-   */
-  private async fetchAt(
-    positions: ReadonlyArray<{ row: TopicPartition; offset: number }>,
-    leaders: ReadonlyMap<string, number>,
-    topicIds: ReadonlyMap<string, string>,
-  ): Promise<Map<string, Uint8Array>> {
-    const unique = new Map<string, TopicPartition & { offset: number; round: number }>();
-    const rounds = new Map<string, number>();
-    for (const { row, offset } of positions) {
-      const key = partitionKey(row);
-      if (!leaders.has(key) || unique.has(`${key}@${offset}`)) {
-        continue;
-      }
-      const round = rounds.get(key) ?? 0;
-      if (round >= MAX_COMMITTED_FETCH_ROUNDS) {
-        continue; // bounded: groups past these on one partition go without the extra read
-      }
-      rounds.set(key, round + 1);
-      unique.set(`${key}@${offset}`, { topic: row.topic, partition: row.partition, offset, round });
-    }
-    const requests = groupBy([...unique.values()], (p) => `${p.round}\u0000${leaders.get(partitionKey(p))}\u0000${p.topic}`);
-    const fetched = new Map<string, Uint8Array>();
-    await mapWithConcurrency([...requests.values()], this.options.concurrency, async (batch) => {
-      const { topic } = batch[0];
-      const offsetOf = new Map(batch.map((p) => [p.partition, p.offset]));
-      try {
-        const broker = await this.connection.broker(leaders.get(partitionKey(batch[0])) as number);
-        const target = { topic, topicId: topicIds.get(topic) ?? null };
-        const request = fetchRequest(target, batch.map((p) => ({ partition: p.partition, fetchOffset: p.offset })), COMMITTED_FETCH_LIMITS);
-        for (const answer of (await sendRequest(broker, request)).partitions) {
-          const offset = offsetOf.get(answer.partition);
-          if (answer.errorCode === 0 && answer.records && offset !== undefined) {
-            fetched.set(`${partitionKey(answer)}@${offset}`, answer.records);
-          }
-        }
-      } catch (err) {
-        this.options.logger.debug(`Fetch at committed offsets of ${topic}: ${this.connection.errorText(err)}`);
-      }
-    });
-    return fetched;
-  }
 }
 
-
-/** How many different offsets of one partition one load fetches at. */
-export const MAX_COMMITTED_FETCH_ROUNDS = 8;
-/** Small answers: a marker batch is under 100 bytes, and one data batch holds the record at the committed offset. */
-const COMMITTED_FETCH_LIMITS: FetchLimits = { maxWaitMs: 0, maxBytes: 1024 * 1024, maxBytesPerPartition: 16 * 1024 };
+export { MAX_COMMITTED_FETCH_ROUNDS } from './roundReads';

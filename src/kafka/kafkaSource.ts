@@ -174,6 +174,7 @@ export class KafkaSource implements ClusterSource {
   async listGroupsOnly(): Promise<GroupSummary[]> {
     const topology = await this.connection.topology();
     this.listed = await this.loader.listAllGroups(topology);
+    this.loader.startRound();
     this.detailTopics = { current: new Set(), previous: this.detailTopics.current };
     return [...this.listed.values()].map((group) => {
       const nodeId = this.connection.coordinatorId(group.groupId, topology);
@@ -181,13 +182,16 @@ export class KafkaSource implements ClusterSource {
     });
   }
 
-  /** With lag in time, as listGroupDetails; DescribeGroups and OffsetFetch go per coordinator in batches (coordinatorBatches.ts). */
+  /**
+   * With lag in time, as listGroupDetails; DescribeGroups and OffsetFetch go per coordinator in batches
+   * (coordinatorBatches.ts); the batches after one listing share their log ends and reads (roundReads.ts).
+   */
   async loadGroupDetails(groupIds: readonly string[]): Promise<GroupDetail[]> {
     if (groupIds.length === 0) {
       return [];
     }
     const topology = await this.connection.topology();
-    const details = await this.loader.loadGroups(groupIds, topology, this.listed, { lagInTime: true });
+    const details = await this.loader.loadGroups(groupIds, topology, this.listed, { lagInTime: true, inRound: true });
     for (const detail of details) {
       detail.offsets.forEach((o) => this.detailTopics.current.add(o.topic));
     }
