@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'assert';
 import * as path from 'path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import {
   ADD_CONSUMER_COMMAND_ID,
   containerOfView,
@@ -19,7 +19,8 @@ import {
   RESET_COMMAND_PATTERN,
   type ContributedCommand,
 } from './contributions';
-import { escapeRegExp, exactText, WorkbenchDriver, type TreeRow } from './workbench/workbenchDriver';
+import { escapeRegExp, exactText, type TreeRow, type WorkbenchDriver } from './workbench/workbenchDriver';
+import { openWorkbench, screenshotIfFailed } from './workbench/workbenchSession';
 import { errorMessage } from '../../src/protocol/errors';
 
 const artifactsDir = process.env.KGL_ARTIFACTS_DIR ?? path.join(repoRoot, 'test', 'artifacts');
@@ -181,20 +182,11 @@ describe('Kafka Group Lens in the VS Code workbench (code-server)', function () 
   let groupId: string;
 
   before(async () => {
-    const url = process.env.KGL_WORKBENCH_URL;
-    assert.ok(url, 'KGL_WORKBENCH_URL is not set: run these tests through `node scripts/workbench/run-browser-tests.js`');
-    const args = JSON.parse(process.env.KGL_CHROMIUM_ARGS ?? '[]') as string[];
-    browser = await chromium.launch({ executablePath: process.env.KGL_CHROMIUM ?? '/usr/bin/chromium', args });
-    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    driver = new WorkbenchDriver(page, artifactsDir);
-    await driver.open(url);
+    ({ browser, driver } = await openWorkbench(artifactsDir));
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && driver) {
-      const slug = this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
-      await driver.screenshot(`failure-${slug}.png`).catch(() => undefined);
-    }
+    await screenshotIfFailed(this.currentTest, driver, 'failure-');
   });
 
   after(async () => {

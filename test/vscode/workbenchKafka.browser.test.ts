@@ -10,10 +10,11 @@
 import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { containerOfView, contributedCommand, GROUPS_VIEW_ID, isInItemContextMenu, OPEN_TIMELINE_COMMAND_ID, repoRoot } from './contributions';
 import { FourGroupTypesCluster, type FourTypeGroups } from './workbench/fourGroupTypes';
-import { escapeRegExp, exactText, WorkbenchDriver, type TreeRow } from './workbench/workbenchDriver';
+import { escapeRegExp, exactText, type TreeRow, type WorkbenchDriver } from './workbench/workbenchDriver';
+import { openWorkbench, screenshotIfFailed } from './workbench/workbenchSession';
 import { GROUP_TYPE_ICONS } from '../../src/views/groupTreeRows';
 
 const artifactsDir = process.env.KGL_ARTIFACTS_DIR ?? path.join(repoRoot, 'test', 'artifacts');
@@ -100,25 +101,18 @@ describe(`Kafka Group Lens in the VS Code workbench against a real Kafka ${KAFKA
 
   before(async function () {
     this.timeout(600_000);
-    const url = process.env.KGL_WORKBENCH_URL;
-    assert.ok(url, 'KGL_WORKBENCH_URL is not set: run these tests through `node scripts/workbench/run-browser-tests.js`');
+    assert.ok(process.env.KGL_WORKBENCH_URL, 'KGL_WORKBENCH_URL is not set: run these tests through `node scripts/workbench/run-browser-tests.js`');
     const started = Date.now();
     await cluster.start(KAFKA_VERSION);
     console.log(`      broker and four groups' clients up in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     settingsFile = machineSettingsFile();
     settingsBefore = addClusterSetting(settingsFile, cluster.bootstrap);
 
-    const args = JSON.parse(process.env.KGL_CHROMIUM_ARGS ?? '[]') as string[];
-    browser = await chromium.launch({ executablePath: process.env.KGL_CHROMIUM ?? '/usr/bin/chromium', args });
-    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    driver = new WorkbenchDriver(page, artifactsDir);
-    await driver.open(url);
+    ({ browser, driver } = await openWorkbench(artifactsDir));
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && driver) {
-      const slug = this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
-      await driver.screenshot(`failure-kafka-${slug}.png`).catch(() => undefined);
+    if (await screenshotIfFailed(this.currentTest, driver, 'failure-kafka-')) {
       console.log(`      Java clients' last output:\n${cluster.clientLogs()}`);
     }
   });

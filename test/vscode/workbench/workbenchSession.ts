@@ -1,0 +1,34 @@
+/**
+ * What every workbench test file does around its tests: a headless Chromium on the code-server the runner
+ * started (scripts/workbench/run-browser-tests.js passes its address), and a screenshot of each failed test.
+ */
+import { strict as assert } from 'assert';
+import { chromium, type Browser } from 'playwright-core';
+import { WorkbenchDriver } from './workbenchDriver';
+
+export interface WorkbenchSession {
+  browser: Browser;
+  driver: WorkbenchDriver;
+}
+
+/** Opens the workbench of KGL_WORKBENCH_URL in a new Chromium page. */
+export async function openWorkbench(artifactsDir: string): Promise<WorkbenchSession> {
+  const url = process.env.KGL_WORKBENCH_URL;
+  assert.ok(url, 'KGL_WORKBENCH_URL is not set: run these tests through `node scripts/workbench/run-browser-tests.js`');
+  const args = JSON.parse(process.env.KGL_CHROMIUM_ARGS ?? '[]') as string[];
+  const browser = await chromium.launch({ executablePath: process.env.KGL_CHROMIUM ?? '/usr/bin/chromium', args });
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  const driver = new WorkbenchDriver(page, artifactsDir);
+  await driver.open(url);
+  return { browser, driver };
+}
+
+/** For an afterEach hook: a screenshot named after the failed test, `<prefix><title>.png`; true when the test failed. */
+export async function screenshotIfFailed(test: Mocha.Test | undefined, driver: WorkbenchDriver | undefined, prefix: string): Promise<boolean> {
+  if (test?.state !== 'failed' || !driver) {
+    return false;
+  }
+  const slug = test.title.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+  await driver.screenshot(`${prefix}${slug}.png`).catch(() => undefined);
+  return true;
+}
