@@ -55,7 +55,8 @@ const generic = (topics: readonly string[], appId: string) => topics.map((t) => 
     await admin.connect();
     source = new KafkaSource({ id: 'streams-delete', name: 'streams-delete', bootstrapServers: [env.bootstrap] }, {}, { logger: new MemoryLogger() });
     groupAdmin = new KafkaGroupAdmin(source);
-    await createTopics([{ topic: INPUT, numPartitions: 2 }]);
+    // The apps' output topics too: the test broker does not create topics on first use.
+    await createTopics([{ topic: INPUT, numPartitions: 2 }, ...Object.values(APPS).map((appId) => ({ topic: `${appId}-out`, numPartitions: 2 }))]);
     const producer = testKafka('streams-delete-input').producer();
     await producer.connect();
     try {

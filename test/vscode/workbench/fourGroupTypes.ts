@@ -43,7 +43,9 @@ export class FourGroupTypesCluster {
     await admin.connect();
     await producer.connect();
     try {
-      await admin.createTopics({ topics: [{ topic: this.topic, numPartitions: PARTITIONS }], waitForLeaders: true });
+      // The streams app's output topic too: the broker does not create topics on first use (auto.create.topics.enable=false),
+      // and a Streams app sending to a missing topic times out after 60 s per record.
+      await admin.createTopics({ topics: [{ topic: this.topic, numPartitions: PARTITIONS }, { topic: `${this.groups.streams}-out`, numPartitions: PARTITIONS }], waitForLeaders: true });
       for (let partition = 0; partition < PARTITIONS; partition++) {
         const messages = Array.from({ length: RECORDS_PER_PARTITION }, (_, i) => ({ partition, key: `k${i}`, value: `v${i % 3}` }));
         await producer.send({ topic: this.topic, messages });
