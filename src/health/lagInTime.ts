@@ -229,6 +229,18 @@ export function describeLagInTime(lag: LagInTime): string[] {
   return [...lines, ...approximations];
 }
 
+/**
+ * A partition row's lag in time for a tooltip: "5m behind in time · 2m of produced time still to consume" (the
+ * span when it was read) and why it is approximate (describeApproximation's words); null when it was not read.
+ */
+export function lagInTimeTooltip(row: Pick<PartitionOffsets, 'lagInTimeMs' | 'lagInTimeSpanMs' | 'lagInTimeApproximate'>): { text: string; approximate: string[] } | null {
+  if (row.lagInTimeMs == null) {
+    return null;
+  }
+  const span = row.lagInTimeSpanMs == null ? '' : ` · ${formatDuration(row.lagInTimeSpanMs)} of produced time still to consume`;
+  return { text: `${formatDuration(row.lagInTimeMs)} behind in time${span}`, approximate: (row.lagInTimeApproximate ?? []).map(describeApproximation) };
+}
+
 /** A group's largest lag in time over its partitions, when any is known. */
 export function maxLagInTime(partitions: readonly Pick<PartitionOffsets, 'lagInTimeMs'>[]): number | null {
   let max: number | null = null;
