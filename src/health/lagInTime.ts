@@ -11,7 +11,7 @@
  *    in one request; or a Fetch of the last batch (at log end − 1) and `pickNewestRecord`.
  * Then `computeLagInTime` and, for the tooltip, `describeLagInTime`.
  */
-import type { PartitionOffsets } from '../model/types';
+import type { LagInTimeApproximation, PartitionOffsets } from '../model/types';
 import type { RecordBatch } from '../protocol/recordBatch';
 import { formatDuration } from './lagEvaluation';
 
@@ -118,8 +118,10 @@ export function pickNewestRecord(batches: readonly BatchForTime[]): RecordTime |
   return newest === null ? null : recordTime(newest.batch, newest.index);
 }
 
-/** Why a lag in time is approximate. */
-export type LagInTimeApproximation = 'retention' | 'compaction' | 'transaction-markers' | 'client-timestamps';
+export type { LagInTimeApproximation } from '../model/types';
+
+/** The newest record's offset and timestamp: ListOffsets MAX_TIMESTAMP gives these (not whose clock it is). */
+export type NewestRecord = Pick<RecordTime, 'offset' | 'timestamp'> & Partial<Pick<RecordTime, 'timestampType'>>;
 
 export interface LagInTimeInput {
   now: number;
@@ -129,7 +131,7 @@ export interface LagInTimeInput {
   /** `pickRecordAt(batches, committed)` (or at the log start when the committed offset is below it); null when not read. */
   firstUnconsumed: PickedRecord | null;
   /** The newest record (ListOffsets MAX_TIMESTAMP or `pickNewestRecord`); null when not read. */
-  newest: RecordTime | null;
+  newest: NewestRecord | null;
 }
 
 export interface LagInTime {
@@ -225,6 +227,18 @@ export function describeLagInTime(lag: LagInTime): string[] {
   }
   const approximations = lag.approximate.map((reason) => `approximate: ${describeApproximation(reason)}`);
   return [...lines, ...approximations];
+}
+
+/**
+ * A partition row's lag in time for a tooltip: "5m behind in time · 2m of produced time still to consume" (the
+ * span when it was read) and why it is approximate (describeApproximation's words); null when it was not read.
+ */
+export function lagInTimeTooltip(row: Pick<PartitionOffsets, 'lagInTimeMs' | 'lagInTimeSpanMs' | 'lagInTimeApproximate'>): { text: string; approximate: string[] } | null {
+  if (row.lagInTimeMs == null) {
+    return null;
+  }
+  const span = row.lagInTimeSpanMs == null ? '' : ` · ${formatDuration(row.lagInTimeSpanMs)} of produced time still to consume`;
+  return { text: `${formatDuration(row.lagInTimeMs)} behind in time${span}`, approximate: (row.lagInTimeApproximate ?? []).map(describeApproximation) };
 }
 
 /** A group's largest lag in time over its partitions, when any is known. */

@@ -21,6 +21,7 @@ import { readBatchFrames } from '../protocol/recordBatch';
 import { sendRequest, type KafkajsBroker } from './kafkajsBridge';
 import { describeErrorCode, KafkaErrorCode } from './kafkaErrors';
 import { fillLagInTime, lagInTimeCandidates, lagInTimeFetchOffset } from './lagInTime';
+import type { NewestRecord } from '../health/lagInTime';
 import { markerCandidates, onlyMarkersBetween, readableEnd } from './markerOnlyLag';
 import { SharedPartitionReads } from './roundReads';
 import {
@@ -307,11 +308,19 @@ export class GroupLoader {
   ): Promise<Array<number | null | undefined>> {
     const checks = groups.flatMap(({ rows, readCommitted }) => markerCandidates(rows, readCommitted).map((row) => ({ row, end: readableEnd(row, readCommitted) as number })));
     const timed = groups.flatMap(({ rows, skipLagInTime }) => (skipLagInTime ? [] : lagInTimeCandidates(rows)));
-    const fetched = await reads.fetchAt(
-      [...checks.map(({ row }) => ({ row, offset: row.committedOffset as number })), ...timed.map((row) => ({ row, offset: lagInTimeFetchOffset(row) }))],
-      leaders,
-      topicIds,
-    );
+    const [fetched, newest] = await Promise.all([
+      reads.fetchAt(
+        [...checks.map(({ row }) => ({ row, offset: row.committedOffset as number })), ...timed.map((row) => ({ row, offset: lagInTimeFetchOffset(row) }))],
+        leaders,
+        topicIds,
+      ),
+      // Best effort like the Fetch: without the newest records only the span is unknown.
+      reads.newestRecordsOf(timed, leaders).catch((err: unknown) => {
+        this.options.logger.debug(`Newest record timestamps: ${this.connection.errorText(err)}`);
+        return new Map<string, NewestRecord>();
+      }),
+    ]);
+    const newestOf = (row: TopicPartition) => newest.get(partitionKey(row));
     const bytesAt = (row: TopicPartition, offset: number) => fetched.get(`${partitionKey(row)}@${offset}`);
     for (const { row, end } of checks) {
       const bytes = bytesAt(row, row.committedOffset as number);
@@ -325,7 +334,7 @@ export class GroupLoader {
     }
     const now = Date.now();
     const debug = (message: string) => this.options.logger.debug(message);
-    return groups.map(({ rows, skipLagInTime }) => (skipLagInTime ? undefined : fillLagInTime(rows, { bytesAt, now, debug })));
+    return groups.map(({ rows, skipLagInTime }) => (skipLagInTime ? undefined : fillLagInTime(rows, { bytesAt, newestOf, now, debug })));
   }
 }
 

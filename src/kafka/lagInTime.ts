@@ -1,12 +1,10 @@
 /**
  * Lag in time on a real cluster: which partitions to read and filling `lagInTimeMs` from the record batches the
- * group loader fetched at the committed offsets (the same bounded Fetch as the transaction-marker check). The
- * figures themselves are src/health/lagInTime.ts's.
- *
- * Only the age of the oldest unconsumed record is kept: the model has no field for the span of produced time, so
- * the newest record (ListOffsets MAX_TIMESTAMP) is not asked for.
+ * group loader fetched at the committed offsets (the same bounded Fetch as the transaction-marker check), and
+ * `lagInTimeSpanMs` from the newest record (one ListOffsets MAX_TIMESTAMP per leader, roundReads.ts). The figures
+ * themselves are src/health/lagInTime.ts's.
  */
-import { computeLagInTime, maxLagInTime, pickRecordAt } from '../health/lagInTime';
+import { computeLagInTime, maxLagInTime, pickRecordAt, type NewestRecord } from '../health/lagInTime';
 import type { PartitionOffsets } from '../model/types';
 import { errorMessage } from '../protocol/errors';
 import { decodeRecordBatches } from '../protocol/recordBatch';
@@ -39,6 +37,8 @@ export function lagInTimeFetchOffset(row: PartitionOffsets): number {
 export interface LagInTimeReads {
   /** The record bytes fetched for the row's partition at `offset`; undefined or null when that Fetch gave none. */
   bytesAt(row: PartitionOffsets, offset: number): Uint8Array | null | undefined;
+  /** The partition's newest record (ListOffsets MAX_TIMESTAMP); undefined when not read (then the span is unknown). */
+  newestOf?(row: PartitionOffsets): NewestRecord | undefined;
   now: number;
   /** A read that cannot be decoded is logged here and leaves the row's figure unset. */
   debug(message: string): void;
@@ -46,7 +46,8 @@ export interface LagInTimeReads {
 
 /**
  * Sets `lagInTimeMs` on each committed row: 0 when there is nothing to consume, the age of the first record at or
- * after the committed offset when it was read, unset when it could not be. Returns the group's `maxLagInTimeMs`:
+ * after the committed offset when it was read, unset when it could not be; likewise `lagInTimeSpanMs` (when the
+ * newest record was read too) and `lagInTimeApproximate` (only when there is a reason). Returns the group's `maxLagInTimeMs`:
  * the largest known, null when lagging rows were read without result, undefined when there was nothing to read.
  */
 export function fillLagInTime(rows: readonly PartitionOffsets[], reads: LagInTimeReads): number | null | undefined {
@@ -57,6 +58,7 @@ export function fillLagInTime(rows: readonly PartitionOffsets[], reads: LagInTim
     }
     if (!lagging.has(row)) {
       row.lagInTimeMs = 0;
+      row.lagInTimeSpanMs = 0;
       continue;
     }
     const offset = lagInTimeFetchOffset(row);
@@ -71,10 +73,16 @@ export function fillLagInTime(rows: readonly PartitionOffsets[], reads: LagInTim
         logStartOffset: row.logStartOffset,
         logEndOffset: row.logEndOffset,
         firstUnconsumed: pickRecordAt(decodedOnce(bytes), offset),
-        newest: null,
+        newest: reads.newestOf?.(row) ?? null,
       });
       if (lag.ageMs !== null) {
         row.lagInTimeMs = lag.ageMs;
+      }
+      if (lag.spanMs !== null) {
+        row.lagInTimeSpanMs = lag.spanMs;
+      }
+      if (lag.approximate.length > 0) {
+        row.lagInTimeApproximate = lag.approximate;
       }
     } catch (err) {
       reads.debug(`Lag in time of ${row.topic}-${row.partition}: ${errorMessage(err)}`);

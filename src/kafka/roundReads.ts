@@ -15,7 +15,8 @@ import { sendRequest } from './kafkajsBridge';
 import { describeErrorCode } from './kafkaErrors';
 import { fetchRequest, type FetchLimits } from './requests/fetchRequest';
 import { readBatchFrames } from '../protocol/recordBatch';
-import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, READ_COMMITTED, READ_UNCOMMITTED, type ListedOffset } from './requests/offsetRequests';
+import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP, READ_COMMITTED, READ_UNCOMMITTED, type ListedOffset } from './requests/offsetRequests';
+import type { NewestRecord } from '../health/lagInTime';
 
 export interface AgingCacheLimits {
   /** How long an entry answers, from when it was asked. */
@@ -126,6 +127,7 @@ type Connection = Pick<ClusterConnection, 'listOffsets' | 'broker' | 'errorText'
 export class SharedPartitionReads {
   private readonly logEnds: AgingCache<Promise<LogEndRead>>;
   private readonly committedReads: AgingCache<Promise<CommittedRead | undefined>>;
+  private readonly newestRecords: AgingCache<Promise<NewestRecord | null>>;
   /** Per partition, the offsets of the kept reads (pruned as they age out). */
   private readonly readStarts = new Map<string, Set<number>>();
 
@@ -135,6 +137,44 @@ export class SharedPartitionReads {
   ) {
     this.logEnds = new AgingCache({ maxAgeMs: LOG_ENDS_MAX_AGE_MS, maxWeight: MAX_LOG_END_ENTRIES }, options.clock);
     this.committedReads = new AgingCache({ maxAgeMs: COMMITTED_READ_MAX_AGE_MS, maxWeight: MAX_COMMITTED_READ_BYTES }, options.clock);
+    this.newestRecords = new AgingCache({ maxAgeMs: LOG_ENDS_MAX_AGE_MS, maxWeight: MAX_LOG_END_ENTRIES }, options.clock);
+  }
+
+  /**
+   * The newest record (offset and timestamp of the largest timestamp, ListOffsets MAX_TIMESTAMP, KIP-734) of
+   * each partition, keyed by partitionKey: kept like the log ends, the others in one ListOffsets per leader.
+   * A partition is left out when unknown: a broker before ListOffsets v7 (not asked), an error, an empty log.
+   */
+  async newestRecordsOf(partitions: readonly TopicPartition[], leaders: ReadonlyMap<string, number>): Promise<Map<string, NewestRecord>> {
+    const missing = partitions.filter((p) => !this.newestRecords.get(partitionKey(p)));
+    if (missing.length > 0) {
+      const read = this.listNewest(missing, leaders);
+      for (const p of missing) {
+        const key = partitionKey(p);
+        const entry = read.then((byKey) => byKey.get(key) ?? null);
+        this.newestRecords.set(key, entry);
+        entry.catch(() => this.newestRecords.delete(key));
+      }
+    }
+    const result = new Map<string, NewestRecord>();
+    await Promise.all(partitions.map(async (p) => {
+      const newest = await (this.newestRecords.get(partitionKey(p)) ?? null);
+      if (newest) {
+        result.set(partitionKey(p), newest);
+      }
+    }));
+    return result;
+  }
+
+  private async listNewest(partitions: readonly TopicPartition[], leaders: ReadonlyMap<string, number>): Promise<Map<string, NewestRecord>> {
+    const listed = await this.connection.listOffsets(partitions, leaders, [{ isolationLevel: READ_UNCOMMITTED, timestamp: MAX_TIMESTAMP }]);
+    for (const { leader, error } of listed.failures) {
+      this.options.logger.debug(`Newest record timestamps from broker ${leader}: ${error}`);
+    }
+    // An empty log answers offset -1, timestamp -1: no newest record.
+    return new Map(listed.answers[0]
+      .filter((o) => o.errorCode === 0 && o.offset >= 0)
+      .map((o) => [partitionKey(o), { offset: o.offset, timestamp: o.timestamp >= 0 ? o.timestamp : null }]));
   }
 
   /** Log ends of the partitions: the ones read within LOG_ENDS_MAX_AGE_MS as they were, the others in one ListOffsets per leader. */

@@ -81,7 +81,20 @@ export interface PartitionOffsets extends TopicPartition {
   ownerMemberId?: string | null;
   /** Age in milliseconds of the oldest record the group has not consumed, when read (see `src/health/lagInTime.ts`). */
   lagInTimeMs?: number | null;
+  /**
+   * Produced time still to consume in milliseconds: the newest record's timestamp minus the oldest unconsumed
+   * one's; 0 when nothing is left, null or absent when the newest record could not be read.
+   */
+  lagInTimeSpanMs?: number | null;
+  /** Why the lag in time figures are approximate (absent or empty when exact or not read). */
+  lagInTimeApproximate?: LagInTimeApproximation[];
 }
+
+/**
+ * Why a lag in time is approximate: unread records deleted by retention, the record at the committed offset
+ * compacted away, transaction markers at it, or producer-set timestamps that go backwards or lie in the future.
+ */
+export type LagInTimeApproximation = 'retention' | 'compaction' | 'transaction-markers' | 'client-timestamps';
 
 export interface Member {
   memberId: string;

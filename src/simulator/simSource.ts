@@ -92,7 +92,9 @@ export class SimSource implements ClusterSource {
 
   /**
    * Lag in time from the partition logs' timestamps: the simulator reads the record at the committed offset
-   * directly (a real cluster fetches its batch), so the figure is exact at batch resolution.
+   * directly (a real cluster fetches its batch), so the figure is exact at batch resolution. The span of produced
+   * time still to consume is the newest record's timestamp (the time index's maximum, as ListOffsets MAX_TIMESTAMP
+   * answers) minus that one.
    */
   private withLagInTime(detail: GroupDetail): GroupDetail {
     const now = this.simulation.now;
@@ -103,10 +105,17 @@ export class SimSource implements ClusterSource {
       }
       if (row.logEndOffset <= row.committedOffset) {
         row.lagInTimeMs = 0;
+        row.lagInTimeSpanMs = 0;
         continue;
       }
       const stamp = log.timestampAt(Math.max(row.committedOffset, log.logStartOffset));
       row.lagInTimeMs = stamp === null ? null : Math.max(0, now - stamp);
+      const newest = log.maxTimestampAndOffset();
+      // The time index keeps a running maximum, so the newest is never below the first unconsumed one.
+      row.lagInTimeSpanMs = stamp === null || newest === null ? null : Math.max(0, newest.timestamp - stamp);
+      if (row.committedOffset < log.logStartOffset) {
+        row.lagInTimeApproximate = ['retention'];
+      }
     }
     const known = detail.offsets.map((o) => o.lagInTimeMs).filter((ms): ms is number => ms != null);
     if (known.length > 0) {

@@ -3,6 +3,7 @@
  * the partitions a reconciling member still gives up or waits for, the unassigned and stopped-consumer
  * folders, and the type info rows. Descriptions lead with lag, the figure the view is opened for.
  */
+import { lagInTimeTooltip } from '../health/lagInTime';
 import type { PartitionOffsets, StreamsTaskAssignment } from '../model/types';
 import type { SimulatedConsumerInfo } from '../model/simulatedConsumer';
 import { markdownFields } from './markdown';
@@ -199,6 +200,10 @@ function partitionFields(p: PartitionOffsets, role: PartitionRole, share: boolea
   }
   if (p.markerOnlyLag) {
     fields.push(['Remaining lag', 'transaction markers only: nothing left to read']);
+  }
+  const inTime = lagInTimeTooltip(p);
+  if (inTime !== null) {
+    fields.push(['Lag in time', inTime.text], ...inTime.approximate.map((why): [string, string] => ['Approximate', why]));
   }
   if (p.pendingTransactionalOffset != null) {
     fields.push(['Pending transactional offset', formatCount(p.pendingTransactionalOffset)]);

@@ -1,7 +1,8 @@
 /**
  * Lag in time against a real broker: records produced with known client timestamps (CreateTime), offsets
  * committed at known positions, and KafkaSource.listGroupDetails must report now minus the timestamp of the
- * record at each committed offset, within the test's own clock readings before and after the load.
+ * record at each committed offset, within the test's own clock readings before and after the load, and the span
+ * of produced time still to consume: the newest record's timestamp minus that one.
  */
 import { strict as assert } from 'node:assert';
 import { KafkaSource } from '../../src/kafka/kafkaSource';
@@ -68,6 +69,14 @@ describe('Lag in time on a real broker', function () {
       assert.ok(lag >= before - stamp && lag <= after - stamp, `partition ${partition}: ${lag} ms within [${before - stamp}, ${after - stamp}]`);
     }
     assert.equal(group.maxLagInTimeMs, rows[0].lagInTimeMs, 'the oldest unconsumed record is partition 0 offset 1');
+    // The span of produced time still to consume: the newest record's timestamp (ListOffsets MAX_TIMESTAMP)
+    // minus the first unconsumed one's, exactly; 0 where nothing is left.
+    assert.deepEqual(
+      rows.map((r) => r.lagInTimeSpanMs),
+      COMMITTED.map((offset, partition) => (offset === RECORDS ? 0 : timestampOf(partition, RECORDS - 1) - timestampOf(partition, offset))),
+      `spans (log: ${logger.lines.join(' | ')})`,
+    );
+    assert.deepEqual(rows.map((r) => r.lagInTimeApproximate), COMMITTED.map(() => undefined), 'records in time order, no markers: exact');
     // The two lagging partitions' figures differ by exactly their records' timestamps (same clock reading).
     assert.equal((rows[0].lagInTimeMs as number) - (rows[1].lagInTimeMs as number), timestampOf(1, 3) - timestampOf(0, 1));
   });

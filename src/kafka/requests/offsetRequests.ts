@@ -156,6 +156,9 @@ function offsetFetchResult(answer: OffsetFetchResponseData, groupId: string, ver
 /** ListOffsets timestamps with special meaning. */
 export const LATEST_TIMESTAMP = -1;
 export const EARLIEST_TIMESTAMP = -2;
+/** KIP-734: the offset and timestamp of the record with the largest timestamp; brokers take it from ListOffsets v7. */
+export const MAX_TIMESTAMP = -3;
+const MAX_TIMESTAMP_MIN_VERSION = 7;
 export const READ_UNCOMMITTED = 0;
 export const READ_COMMITTED = 1;
 /** ListOffsets v10+: how long a broker may wait on tiered storage; the client's request timeout, as Java's consumer sends. */
@@ -166,9 +169,14 @@ export interface ListedOffset {
   partition: number;
   errorCode: number;
   offset: number;
+  /** The timestamp of the record at `offset` (MAX_TIMESTAMP's answer); -1 when the broker gives none. */
+  timestamp: number;
 }
 
-/** ListOffsets v3 (isolation level, one offset per partition) to v11. */
+/**
+ * ListOffsets v3 (isolation level, one offset per partition) to v11; v7+ for MAX_TIMESTAMP, so a broker older
+ * than KIP-734 is not asked it (sendRequest refuses without sending).
+ */
 export function listOffsetsRequest(
   isolationLevel: number,
   timestamp: number,
@@ -179,10 +187,16 @@ export function listOffsetsRequest(
     name,
     partitions: parts.map(({ partition }) => ({ partitionIndex: partition, currentLeaderEpoch: -1, timestamp: BigInt(timestamp) })),
   }));
-  return requestSpec(ApiKeys.ListOffsets, 3, 11, (version) =>
+  return requestSpec(ApiKeys.ListOffsets, timestamp === MAX_TIMESTAMP ? MAX_TIMESTAMP_MIN_VERSION : 3, 11, (version) =>
     apiCall(ListOffsetsRequest, ListOffsetsResponse, version, { replicaId: CONSUMER_REPLICA_ID, isolationLevel, topics, timeoutMs: version >= 10 ? LIST_OFFSETS_TIMEOUT_MS : 0 }, (answer) =>
       answer.topics.flatMap((t) =>
-        t.partitions.map((p) => ({ topic: t.name, partition: p.partitionIndex, errorCode: p.errorCode, offset: exactNumber(p.offset, `Offset of ${t.name}-${p.partitionIndex}`) })),
+        t.partitions.map((p) => ({
+          topic: t.name,
+          partition: p.partitionIndex,
+          errorCode: p.errorCode,
+          offset: exactNumber(p.offset, `Offset of ${t.name}-${p.partitionIndex}`),
+          timestamp: exactNumber(p.timestamp, `Timestamp of ${t.name}-${p.partitionIndex}`),
+        })),
       ),
     ),
   );

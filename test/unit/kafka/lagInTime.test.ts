@@ -62,6 +62,23 @@ describe('kafka/lagInTime', () => {
     assert.match(r.logged.join('\n'), /Lag in time of t-1: .*CRC/);
   });
 
+  it('gives the span of produced time from the newest record (ListOffsets MAX_TIMESTAMP), unknown without it', () => {
+    const rows = [row(0, 3, 10), row(1, 3, 10), row(2, 10, 10)];
+    const r = reads(new Map([[0, data(0, 10)], [1, data(0, 10)]]));
+    const newest = new Map([[0, { offset: 9, timestamp: T0 + 9000 }]]);
+    fillLagInTime(rows, { ...r, newestOf: (x) => newest.get(x.partition) });
+    assert.deepEqual(rows.map((x) => x.lagInTimeSpanMs), [6000, undefined, 0]);
+    assert.deepEqual(rows.map((x) => x.lagInTimeApproximate), [undefined, undefined, undefined]);
+  });
+
+  it('keeps why the figures are approximate: markers at the commit, newest timestamp before the oldest unconsumed', () => {
+    const rows = [row(0, 5, 9)];
+    const r = reads(new Map([[0, concat(marker(5), data(6, 3))]]));
+    fillLagInTime(rows, { ...r, newestOf: () => ({ offset: 8, timestamp: T0 + 1000 }) });
+    assert.equal(rows[0].lagInTimeSpanMs, 0);
+    assert.deepEqual(rows[0].lagInTimeApproximate, ['transaction-markers', 'client-timestamps']);
+  });
+
   it('says nothing about a group with no committed lagging partition, and 0 for one fully consumed', () => {
     assert.equal(fillLagInTime([row(0, null, 10)], reads(new Map())), undefined);
     const consumed = [row(0, 10, 10)];

@@ -1,14 +1,16 @@
 /**
  * KafkaSource's lag in time over the Kafka protocol, against the simulator's server: two groups committed at
- * different offsets of one partition (one Fetch at the lower offset holds both) both get a figure. The
- * simulator's Fetch stamps the records it sends with its clock's now, not their stored timestamps, so the figures'
- * values are checked against a real broker (test/kafka/lagInTime.test.ts) and with encoded batches (lagInTime.test.ts).
+ * different offsets of one partition (one Fetch at the lower offset holds both) both get a figure, and the span of
+ * produced time from ListOffsets MAX_TIMESTAMP is the one SimSource gives from the log itself. The age depends on
+ * the wall clock here, so its value is checked against a real broker (test/kafka/lagInTime.test.ts) and with
+ * encoded batches (lagInTime.test.ts).
  */
 import { strict as assert } from 'node:assert';
 import { MAX_COMMITTED_FETCH_ROUNDS } from '../../../src/kafka/groupLoader';
 import { KafkaSource } from '../../../src/kafka/kafkaSource';
 import type { OffsetCommitResponse } from '../../../src/simulator/protocol';
 import { SimKafkaServer } from '../../../src/simulator/server/kafkaServer';
+import { SimSource } from '../../../src/simulator/simSource';
 import { Simulation } from '../../../src/simulator/simulation';
 
 const silentLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -65,6 +67,15 @@ describe('kafka/lagInTime through GroupLoader', () => {
     // (the bound on Fetch rounds per partition is roundReads.test.ts's).
     const read = details.filter((d) => typeof d.offsets[0]?.lagInTimeMs === 'number' && d.groupId !== 'done').length;
     assert.equal(read, MAX_COMMITTED_FETCH_ROUNDS + 3);
+    const spanOf = (groupId: string) => details.find((d) => d.groupId === groupId)?.offsets[0]?.lagInTimeSpanMs;
+    assert.deepEqual(['behind', 'closer', 'done'].map(spanOf), [NEWER - OLD, 0, 0]);
+    const simSource = new SimSource(sim);
+    try {
+      const simDetails = await simSource.listGroupDetails();
+      assert.deepEqual(['behind', 'closer'].map((id) => simDetails.find((d) => d.groupId === id)?.offsets[0]?.lagInTimeSpanMs), [NEWER - OLD, 0]);
+    } finally {
+      await simSource.dispose();
+    }
     assert.equal((await source.describeGroup('behind')).offsets[0].lagInTimeMs, undefined);
     assert.equal((await source.listGroups()).find((g) => g.groupId === 'behind')?.maxLagInTimeMs, undefined);
   });

@@ -7,7 +7,7 @@ import type { TopicPartition } from '../../../src/model/types';
 import { AgingCache, COMMITTED_READ_MAX_AGE_MS, LOG_ENDS_MAX_AGE_MS, MAX_COMMITTED_FETCH_ROUNDS, SharedPartitionReads } from '../../../src/kafka/roundReads';
 import type { ClusterConnection } from '../../../src/kafka/clusterConnection';
 import { partitionKey } from '../../../src/kafka/groupDetailMapper';
-import type { ListedOffset } from '../../../src/kafka/requests/offsetRequests';
+import { MAX_TIMESTAMP, type ListedOffset } from '../../../src/kafka/requests/offsetRequests';
 import { encodeRecordBatch } from '../../../src/protocol/recordBatch';
 import { ApiKeys } from '../../../src/protocol/messages/apis';
 import { defaultFetchableTopicResponse, defaultFetchResponseData, defaultPartitionData } from '../../../src/protocol/messages/fetchResponse';
@@ -44,7 +44,11 @@ function fakeCluster() {
   const connection: Pick<ClusterConnection, 'listOffsets' | 'broker' | 'errorText'> = {
     listOffsets: async (parts, _leaders, queries) => {
       listOffsetCalls.push([...parts]);
-      const answer = (offset: number): ListedOffset[] => parts.map((p) => ({ ...p, errorCode: 0, offset, timestamp: -1, leaderEpoch: -1 }));
+      const answer = (offset: number, timestamp = -1): ListedOffset[] => parts.map((p) => ({ ...p, errorCode: 0, offset, timestamp, leaderEpoch: -1 }));
+      if (queries.length === 1 && queries[0].timestamp === MAX_TIMESTAMP) {
+        // Partition 2's log is empty: Kafka answers -1/-1.
+        return { answers: [answer(49, 7000).map((o) => (o.partition === 2 ? { ...o, offset: -1, timestamp: -1 } : o))], failures: [] };
+      }
       return { answers: queries.map((_q, i) => answer(i === 0 ? 0 : 50)), failures: [] };
     },
     broker: async () => broker,
@@ -56,6 +60,18 @@ function fakeCluster() {
 }
 
 describe('kafka/roundReads', () => {
+  it('reads the newest records in one ListOffsets MAX_TIMESTAMP, kept within the log ends\' max age', async () => {
+    const cluster = fakeCluster();
+    const first = await cluster.reads.newestRecordsOf(partitions, leaders);
+    assert.deepEqual(first.get(partitionKey(partitions[0])), { offset: 49, timestamp: 7000 });
+    assert.equal(first.has(partitionKey(partitions[2])), false, 'an empty log has no newest record');
+    await cluster.reads.newestRecordsOf(partitions.slice(0, 2), leaders);
+    assert.equal(cluster.listOffsetCalls.length, 1);
+    cluster.advance(LOG_ENDS_MAX_AGE_MS + 1);
+    await cluster.reads.newestRecordsOf(partitions, leaders);
+    assert.equal(cluster.listOffsetCalls.length, 2);
+  });
+
   it('reads log ends once within their max age for batches one after the other, and afresh after it', async () => {
     const cluster = fakeCluster();
     const first = await cluster.reads.partitionEnds(partitions, leaders);

@@ -77,6 +77,23 @@ describe('SimSource', () => {
     }
   });
 
+  it('gives lag in time and the span of produced time still to consume from the partition log\'s time index', async () => {
+    const sim = committedGroup('behind', 2, 1); // offsets 0 and 1 at the start time
+    const start = sim.now - 1;
+    const log = sim.cluster.requireTopic('t').partitions[0];
+    log.append(3, start + 40_000);
+    log.append(1, start + 90_000);
+    sim.advance(120_000);
+    const source = new SimSource(sim);
+    try {
+      const row = (await source.listGroupDetails()).find((d) => d.groupId === 'behind')?.offsets[0];
+      assert.equal(row?.lagInTimeMs, sim.now - start);
+      assert.equal(row?.lagInTimeSpanMs, 90_000);
+    } finally {
+      await source.dispose();
+    }
+  });
+
   it('applies readCommittedGroups to groups with no simulated consumers (real clients of the exposed server)', async () => {
     const sim = committedGroup('payments-real', 10, 4);
     // An open transaction holds the last stable offset at 10 while the high watermark moves to 13.

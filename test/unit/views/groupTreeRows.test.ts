@@ -193,6 +193,17 @@ describe('views/groupTreeRows', () => {
       assert.equal(describeNode({ kind: 'partition', id: 'y', offsets: committedRow, role: 'assigned' }).description, 'lag 5 · LSO lag 2 (transaction markers only) · committed 4 · end 9');
     });
 
+    it('puts how far behind in time and the produced time still to consume in the tooltip, and why it is approximate', () => {
+      const row = { ...offsets('orders', 4, 10, 30, 'm-1'), lagInTimeMs: 300_000, lagInTimeSpanMs: 120_000, lagInTimeApproximate: ['transaction-markers' as const] };
+      const tooltip = describeNode({ kind: 'partition', id: 'x', offsets: row, role: 'assigned' }).tooltip ?? '';
+      assert.match(tooltip, /Lag in time: 5m behind in time · 2m of produced time still to consume {2}\n/);
+      assert.match(tooltip, /Approximate: transaction markers lie at the committed offset/);
+      const ageOnly = describeNode({ kind: 'partition', id: 'y', offsets: { ...row, lagInTimeSpanMs: null, lagInTimeApproximate: undefined }, role: 'assigned' }).tooltip ?? '';
+      assert.match(ageOnly, /Lag in time: 5m behind in time {2}\n/);
+      assert.doesNotMatch(ageOnly, /Approximate/);
+      assert.doesNotMatch(describeNode({ kind: 'partition', id: 'z', offsets: offsets('orders', 4, 10, 30), role: 'assigned' }).tooltip ?? '', /Lag in time/);
+    });
+
     it('prints "-" for what is unknown', () => {
       const node: TreeNode = { kind: 'partition', id: 'x', offsets: offsets('orders', 0, null, null), role: 'unassigned' };
       const d = describeNode(node);

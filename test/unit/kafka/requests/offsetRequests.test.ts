@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { EARLIEST_TIMESTAMP, READ_COMMITTED, listOffsetsRequest, metadataRequest, offsetFetchRequest } from '../../../../src/kafka/requests/offsetRequests';
+import { ByteWriter } from '../../../../src/protocol/byteWriter';
+import { ListOffsetsResponse } from '../../../../src/protocol/messages/listOffsetsResponse';
+import { EARLIEST_TIMESTAMP, MAX_TIMESTAMP, READ_COMMITTED, READ_UNCOMMITTED, listOffsetsRequest, metadataRequest, offsetFetchRequest } from '../../../../src/kafka/requests/offsetRequests';
 import { KafkaErrorCode } from '../../../../src/kafka/kafkaErrors';
 import { hex, WireWriter } from '../../protocol/wire';
 
@@ -54,9 +56,23 @@ describe('offsetRequests', () => {
       .array([0], (w) => w.string('a').array([[0, 0, 5], [2, 6, -1]] as const, (x, [p, e, o]) => x.int32(p).int16(e).int64(-1).int64(o)))
       .toBuffer();
     assert.deepEqual(request.decode(payload), [
-      { topic: 'a', partition: 0, errorCode: 0, offset: 5 },
-      { topic: 'a', partition: 2, errorCode: 6, offset: -1 },
+      { topic: 'a', partition: 0, errorCode: 0, offset: 5, timestamp: -1 },
+      { topic: 'a', partition: 2, errorCode: 6, offset: -1, timestamp: -1 },
     ]);
+  });
+
+  it('asks MAX_TIMESTAMP only from ListOffsets v7 (KIP-734), and keeps the timestamp of the answer', () => {
+    assert.equal(listOffsetsRequest(READ_UNCOMMITTED, MAX_TIMESTAMP, [{ topic: 'a', partition: 0 }]).minVersion, 7);
+    assert.equal(listOffsetsRequest(READ_UNCOMMITTED, EARLIEST_TIMESTAMP, [{ topic: 'a', partition: 0 }]).minVersion, 3);
+    const request = listOffsetsRequest(READ_UNCOMMITTED, MAX_TIMESTAMP, [{ topic: 'a', partition: 0 }]).build(7);
+    const writer = new ByteWriter();
+    writer.uvarint(0); // response header v1's tagged fields
+    ListOffsetsResponse.write(writer, 7, {
+      throttleTimeMs: 0,
+      topics: [{ name: 'a', partitions: [{ partitionIndex: 0, errorCode: 0, timestamp: 1_700_000_000_123n, offset: 41n, leaderEpoch: 3 }] }],
+    });
+    const payload = writer.finish();
+    assert.deepEqual(request.decode(payload), [{ topic: 'a', partition: 0, errorCode: 0, offset: 41, timestamp: 1_700_000_000_123 }]);
   });
 
   it('offers Metadata v6..v13, OffsetFetch v4..v9 and ListOffsets v3..v11, and reads a topic id from Metadata v10+', () => {
