@@ -7,7 +7,7 @@
  * (consumerGroupEvents.ts) reads all three: an active task (subtopology s, partition p; Kafka Streams
  * names it s_p) is shown as the partition p of a pseudo-topic `subtopology s`, and active tasks
  * pending revocation as partitions pending revocation. Standby and warm-up tasks hold no input
- * partition and are left out. The member's process id is shown with its client id. The topology
+ * partition and are left out. Streams numbers its member states from 1, not 0. The member's process id is shown with its client id. The topology
  * (23) makes no event: a topology change shows as the group-epoch bump that follows.
  */
 import { StreamsGroupCurrentMemberAssignmentKey, type StreamsGroupCurrentMemberAssignmentKeyData } from '../protocol/messages/streamsGroupCurrentMemberAssignmentKey';
@@ -52,6 +52,14 @@ function asTopicPartitions(tasks: ReadonlyArray<{ subtopologyId: string; partiti
   return tasks.map((task) => ({ topicId: subtopologyTopic(task.subtopologyId), partitions: task.partitions }));
 }
 
+/**
+ * Streams' MemberState values (coordinator/group/streams/MemberState.java: STABLE 1, UNREVOKED_TASKS 2,
+ * UNRELEASED_TASKS 3, UNKNOWN 127) as the consumer group's (modern/MemberState.java: 0, 1, 2, 127).
+ */
+function asConsumerMemberState(streamsState: number): number {
+  return streamsState >= 1 && streamsState <= 3 ? streamsState - 1 : 127;
+}
+
 /** The consumer-group record of the same meaning; null for StreamsGroupTopology (no membership in it). */
 export function asConsumerGroupRecord(record: StreamsGroupRecord): ConsumerGroupRecord | null {
   switch (record.type) {
@@ -85,7 +93,7 @@ export function asConsumerGroupRecord(record: StreamsGroupRecord): ConsumerGroup
         value: record.value === null ? null : {
           memberEpoch: record.value.memberEpoch,
           previousMemberEpoch: record.value.previousMemberEpoch,
-          state: record.value.state,
+          state: asConsumerMemberState(record.value.state),
           assignedPartitions: asTopicPartitions(record.value.activeTasks),
           partitionsPendingRevocation: asTopicPartitions(record.value.activeTasksPendingRevocation),
         },

@@ -117,11 +117,12 @@ describe('timeline/share and streams group records (KIP-932, KIP-1071 records of
     const topology: StreamsGroupRecord = { type: 'StreamsGroupTopology', key: { groupId }, value: { epoch: 0, subtopologies: [] } };
     const log = new OffsetsTopicEventLog((id) => topicNames.get(id));
     const batches = [
-      [member('a'), topology, epoch(1), target('a', [0, 1]), targetEpoch(1), current('a', 1, 0, [0, 1], [])],
-      [member('b'), epoch(2), target('a', [0]), target('b', [1]), targetEpoch(2), current('b', 2, 2, [], [])],
-      [current('a', 1, 1, [0], [1])],
-      [current('a', 2, 0, [0], [])],
-      [current('b', 2, 0, [1], [])],
+      // Streams' MemberState: STABLE 1, UNREVOKED_TASKS 2, UNRELEASED_TASKS 3.
+      [member('a'), topology, epoch(1), target('a', [0, 1]), targetEpoch(1), current('a', 1, 1, [0, 1], [])],
+      [member('b'), epoch(2), target('a', [0]), target('b', [1]), targetEpoch(2), current('b', 2, 3, [], [])],
+      [current('a', 1, 2, [0], [1])],
+      [current('a', 2, 1, [0], [])],
+      [current('b', 2, 1, [1], [])],
     ];
     for (const [i, records] of batches.entries()) {
       for (const record of records.map(streams)) {
@@ -137,6 +138,7 @@ describe('timeline/share and streams group records (KIP-932, KIP-1071 records of
     const revoking = events.filter((e) => e.kind === 'assignment-changed' && e.time === 3000)[0];
     assert.deepEqual(revoking.reconciliation?.pendingRevocation, [{ topic: 'subtopology 0', partition: 1 }]);
     assert.equal(revoking.reconciliation?.state, 'unrevoked-partitions');
+    assert.deepEqual(events.filter((e) => e.kind === 'assignment-changed' && e.memberId === 'b').map((e) => e.reconciliation?.state), ['unreleased-partitions', 'stable']);
     assert.deepEqual(events.filter((e) => e.kind === 'state-changed').map((e) => e.stateAfter), ['Stable', 'Reconciling', 'Stable']);
     const converged = events.filter((e) => e.reconciliation?.convergedAfterMs !== undefined && e.time > 1000);
     assert.deepEqual(converged.map((e) => [e.memberId, e.reconciliation?.convergedAfterMs]), [['a', 2000], ['b', 3000]]);
