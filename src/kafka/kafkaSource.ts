@@ -24,7 +24,7 @@ import { GroupAdminClient, type PartitionOperationResult } from './groupAdminCli
 import { GroupLoader } from './groupLoader';
 import { listedSummary, toSummary } from './groupDetailMapper';
 import type { IsolationLevelLookup } from './isolationLevels';
-import { OFFSETS_TOPIC, OffsetsTopicReader, type UnavailableListener } from './offsetsTopicReader';
+import { OffsetsTopicReader, type UnavailableListener } from './offsetsTopicReader';
 import { ClusterOffsetsTopicTransport } from './offsetsTopicTransport';
 import type { OffsetToCommit } from './requests/adminRequests';
 import type { ListedGroup } from './requests/groupRequests';
@@ -103,31 +103,12 @@ export class KafkaSource implements ClusterSource {
 
   /**
    * Reads the partition of `__consumer_offsets` that holds the group, from its start, then tails it.
-   * `onUnavailable` is told when the user may not read the topic, or when the group turns out to be
-   * a KIP-848 group, whose records (ConsumerGroup*) carry no generations for the reader.
+   * Classic, consumer, share and streams groups all have their records read there.
+   * `onUnavailable` is told when the user may not read the topic.
    */
   watchRebalances(groupId: string, onUnavailable: UnavailableListener): Unsubscribe {
-    let watching = true;
-    const stopReading = this.rebalanceReader.watchGroup(groupId, (reason) => {
-      if (watching) {
-        onUnavailable(reason);
-      }
-    });
-    const stop = (): void => {
-      watching = false;
-      stopReading();
-    };
+    const stop = this.rebalanceReader.watchGroup(groupId, onUnavailable);
     this.rebalanceReader.start();
-    this.describeGroup(groupId).then(
-      (detail) => {
-        // Classic and KIP-848 consumer groups have their records read; share and streams groups' are not.
-        if (watching && (detail.groupType === 'share' || detail.groupType === 'streams')) {
-          stop();
-          onUnavailable(`${groupId} is a ${detail.groupType} group, whose records in ${OFFSETS_TOPIC} the timeline does not read`);
-        }
-      },
-      (error: unknown) => this.options.logger.debug(`Could not tell the type of group ${groupId}: ${this.connection.errorText(error)}`),
-    );
     return stop;
   }
 

@@ -26,6 +26,12 @@ export interface OperationCause {
   removal: 'member-left' | 'member-expired' | 'poll-timeout';
 }
 
+/**
+ * Which group type's records a builder reads: share and streams records are mapped onto the consumer
+ * group's (shareGroupRecords.ts, streamsGroupRecords.ts); only the group state differs.
+ */
+export type ModernGroupType = 'consumer' | 'share' | 'streams';
+
 /** Topic name of a topic id (the records name topics by id); undefined shows the id. */
 export type TopicNames = (topicId: string) => string | undefined;
 
@@ -72,7 +78,7 @@ export class ConsumerGroupEventBuilder {
   private readonly current = new Map<string, CurrentAssignment>();
   private groupState: GroupState = 'Empty';
 
-  constructor(readonly groupId: string, private readonly topicName: TopicNames) {}
+  constructor(readonly groupId: string, private readonly topicName: TopicNames, private readonly groupType: ModernGroupType = 'consumer') {}
 
   /** Empty, Assigning, Reconciling, Stable, or Dead after the group's deletion. */
   get state(): GroupState {
@@ -243,10 +249,17 @@ export class ConsumerGroupEventBuilder {
     })];
   }
 
-  /** ConsumerGroup.maybeUpdateGroupState of Kafka 4.4. */
+  /**
+   * ConsumerGroup.maybeUpdateGroupState of Kafka 4.4 (StreamsGroup's is the same but for NOT_READY, a
+   * topology not yet validated, which the records do not show); a share group is Stable once it has a
+   * member (ShareGroup.maybeUpdateGroupState: nothing to reconcile).
+   */
   private computedState(): GroupState {
     if (this.members.size === 0) {
       return 'Empty';
+    }
+    if (this.groupType === 'share') {
+      return 'Stable';
     }
     if (this.groupEpoch > this.targetEpoch) {
       return 'Assigning';
@@ -366,11 +379,11 @@ export class ConsumerGroupTimelines {
 
   constructor(private readonly topicName: TopicNames) {}
 
-  /** Applies a batch of one group's records; a deleted group's state is dropped. */
-  applyBatch(groupId: string, records: readonly ConsumerGroupRecord[], time: number, cause?: OperationCause): RebalanceEvent[] {
+  /** Applies a batch of one group's records (of `groupType`, mapped onto the consumer group's); a deleted group's state is dropped. */
+  applyBatch(groupId: string, records: readonly ConsumerGroupRecord[], time: number, cause?: OperationCause, groupType: ModernGroupType = 'consumer'): RebalanceEvent[] {
     let builder = this.builders.get(groupId);
     if (builder === undefined) {
-      builder = new ConsumerGroupEventBuilder(groupId, this.topicName);
+      builder = new ConsumerGroupEventBuilder(groupId, this.topicName, groupType);
       this.builders.set(groupId, builder);
     }
     const events = builder.applyBatch(records, time, cause);

@@ -4,8 +4,8 @@
  *
  * Every key starts with an int16 record type: 0 and 1 are offset commits (LegacyOffsetCommitKey,
  * OffsetCommitKey), 2 is a group's metadata (GroupMetadataKey {group}), 3, 5 to 8 and 16 are KIP-848
- * consumer-group records (consumerGroupRecords.ts); share (10 to 15) and streams (17 to 23) group
- * records are not read. A value starts with its own int16 version; a
+ * consumer-group records (consumerGroupRecords.ts), 10 to 15 share-group records (shareGroupRecords.ts),
+ * 17 and 19 to 23 streams-group records (streamsGroupRecords.ts). A value starts with its own int16 version; a
  * GroupMetadataValue is v0-4 (v4 is the first flexible one). A null value is a tombstone: the group
  * was deleted.
  */
@@ -16,6 +16,8 @@ import { GroupMetadataValue as GroupMetadataValueCodec } from '../protocol/messa
 import { LegacyOffsetCommitKey } from '../protocol/messages/legacyOffsetCommitKey';
 import { OffsetCommitKey } from '../protocol/messages/offsetCommitKey';
 import { decodeConsumerGroupRecord, isConsumerGroupRecordType, type ConsumerGroupRecord } from './consumerGroupRecords';
+import { SHARE_GROUP_RECORDS, type ShareGroupRecord } from './shareGroupRecords';
+import { STREAMS_GROUP_RECORDS, type StreamsGroupRecord } from './streamsGroupRecords';
 
 /** The record type of a group's metadata (GroupMetadataKey's coordinator record type). */
 export const GROUP_METADATA_KEY_VERSION = GroupMetadataKey.apiKey ?? 2;
@@ -57,6 +59,8 @@ export type OffsetsTopicRecord =
   | { type: 'group-metadata'; group: string; /** null: tombstone, the group was deleted. */ value: GroupMetadataValue | null }
   | { type: 'offset-commit'; group: string; topic: string; partition: number }
   | { type: 'consumer-group'; group: string; record: ConsumerGroupRecord }
+  | { type: 'share-group'; group: string; record: ShareGroupRecord }
+  | { type: 'streams-group'; group: string; record: StreamsGroupRecord }
   | { type: 'other'; keyVersion: number };
 
 const OFFSET_COMMIT_KEYS = new Map([LegacyOffsetCommitKey, OffsetCommitKey].map((codec) => [codec.apiKey, codec]));
@@ -120,10 +124,16 @@ export function decodeGroupMetadataValue(value: Uint8Array): GroupMetadataValue 
 export function decodeOffsetsTopicRecord(key: Uint8Array, value: Uint8Array | null): OffsetsTopicRecord {
   const recordType = key.byteLength >= 2 ? new DataView(key.buffer, key.byteOffset, 2).getInt16(0) : -1;
   if (isConsumerGroupRecordType(recordType)) {
-    const reader = new ByteReader(key);
-    reader.int16();
-    const record = withContext('__consumer_offsets record', () => decodeConsumerGroupRecord(recordType, reader, value));
+    const record = withContext('__consumer_offsets record', () => decodeConsumerGroupRecord(recordType, keyBody(key), value));
     return { type: 'consumer-group', group: record.key.groupId, record };
+  }
+  if (SHARE_GROUP_RECORDS.has(recordType)) {
+    const record = withContext('__consumer_offsets record', () => SHARE_GROUP_RECORDS.decode(recordType, keyBody(key), value));
+    return { type: 'share-group', group: record.key.groupId, record };
+  }
+  if (STREAMS_GROUP_RECORDS.has(recordType)) {
+    const record = withContext('__consumer_offsets record', () => STREAMS_GROUP_RECORDS.decode(recordType, keyBody(key), value));
+    return { type: 'streams-group', group: record.key.groupId, record };
   }
   const decodedKey = decodeOffsetsTopicKey(key);
   switch (decodedKey.type) {
@@ -134,6 +144,13 @@ export function decodeOffsetsTopicRecord(key: Uint8Array, value: Uint8Array | nu
     case 'other':
       return decodedKey;
   }
+}
+
+/** A reader of a key past its int16 record type. */
+function keyBody(key: Uint8Array): ByteReader {
+  const reader = new ByteReader(key);
+  reader.int16();
+  return reader;
 }
 
 /** Prefixes errors with what was being read. */

@@ -7,28 +7,57 @@
  * leaves, epoch bumps, targets, each member's epoch steps and convergence time). Pure: the Kafka side
  * only feeds it.
  *
- * Share and streams groups are not read yet; what their records would allow (Kafka 4.1 to 4.4):
- * - share groups (types 10 to 15): the same membership, group epochs, targets (12, 13) and member
- *   epochs (14) as consumer groups, but no revocation (ShareGroupCurrentMemberAssignmentValue has no
- *   pending partitions: a share partition can be consumed by many members at once), so a convergence
- *   time is only the epoch step; delivery state lives in __share_group_state, not here;
- * - streams groups (types 17, 19 to 23): members, group epochs, the topology (23) and target and
- *   current *task* assignments (active, standby, warm-up tasks per subtopology) with tasks pending
- *   revocation, so the same reconciliation per member in tasks instead of partitions.
- * KafkaSource sends those groups' timelines to DescribeGroups polling instead (events marked inferred).
+ * Share and streams groups' records go through the same derivation, mapped onto the consumer
+ * group's records (shareGroupRecords.ts, streamsGroupRecords.ts); what each type lets us reconstruct:
+ * - consumer groups (3, 5 to 8, 16): joins, leaves (not why), group-epoch bumps, each target
+ *   assignment with its per-member plan, each member's epoch steps with what it gained and lost, the
+ *   partitions it still has to revoke or waits for, and its time to converge;
+ * - share groups (10 to 14; 15 is share-state bookkeeping, no event): the same joins, leaves, epoch
+ *   bumps, targets and member epoch steps, but no revocation (ShareGroupCurrentMemberAssignmentValue
+ *   has no pending partitions: a share partition may be consumed by many members at once), so a
+ *   convergence time is the epoch step itself, and the group is only Empty or Stable; no instance
+ *   ids; delivery state lives in __share_group_state, not here;
+ * - streams groups (17, 19 to 22; 23, the topology, makes no event): joins (with the process id),
+ *   leaves, epoch bumps, targets and member epoch steps in *active tasks*, shown as partitions of a
+ *   pseudo-topic per subtopology (`subtopology 0`, partition 3 = task 0_3), with active tasks pending
+ *   revocation as in consumer groups; standby and warm-up tasks are not shown.
+ * Events from records are never marked inferred; deletion (the group's metadata tombstone) is Dead.
  */
 import type { RebalanceEvent } from '../model/types';
-import { ConsumerGroupTimelines, type TopicNames } from './consumerGroupEvents';
+import { ConsumerGroupTimelines, type ModernGroupType, type TopicNames } from './consumerGroupEvents';
 import { topicIdsOf, type ConsumerGroupRecord } from './consumerGroupRecords';
 import { GroupMetadataEventBuilder } from './groupMetadataEvents';
-import { decodeOffsetsTopicRecord } from './groupMetadataRecord';
+import { decodeOffsetsTopicRecord, type OffsetsTopicRecord } from './groupMetadataRecord';
+import { asConsumerGroupRecord as shareAsConsumerGroupRecord } from './shareGroupRecords';
+import { asConsumerGroupRecord as streamsAsConsumerGroupRecord } from './streamsGroupRecords';
+
+/** A KIP-848 record of any group type as the one derivation reads it; null when it means no event. */
+function modernGroupRecord(record: OffsetsTopicRecord): { groupType: ModernGroupType; group: string; record: ConsumerGroupRecord | null } | undefined {
+  switch (record.type) {
+    case 'consumer-group':
+      return { groupType: 'consumer', group: record.group, record: record.record };
+    case 'share-group':
+      return { groupType: 'share', group: record.group, record: shareAsConsumerGroupRecord(record.record) };
+    case 'streams-group':
+      return { groupType: 'streams', group: record.group, record: streamsAsConsumerGroupRecord(record.record) };
+    default:
+      return undefined;
+  }
+}
+
+interface PendingBatch {
+  groupType: ModernGroupType;
+  records: ConsumerGroupRecord[];
+  time: number;
+  upgrade: boolean;
+}
 
 export class OffsetsTopicEventLog {
   private readonly builder = new GroupMetadataEventBuilder();
   private readonly consumerGroups: ConsumerGroupTimelines;
   private readonly byGroup = new Map<string, RebalanceEvent[]>();
   /** Consumer-group records of the batch being read, per group in log order; `upgrade` after the classic group's tombstone. */
-  private pending = new Map<string, { records: ConsumerGroupRecord[]; time: number; upgrade: boolean }>();
+  private pending = new Map<string, PendingBatch>();
   /**
    * Classic groups' tombstones of the batch being read: Dead at its end, unless consumer-group records of
    * the group follow in it (an online upgrade, convertToConsumerGroup: the group lives on).
@@ -42,7 +71,8 @@ export class OffsetsTopicEventLog {
 
   /** Topic ids the batch being read names that topicName cannot name yet (ask the cluster before endBatch). */
   unnamedTopicIds(): string[] {
-    const ids = [...this.pending.values()].flatMap((batch) => batch.records.flatMap(topicIdsOf));
+    // A streams group's "topics" are its subtopologies (streamsGroupRecords.ts): no id to ask for.
+    const ids = [...this.pending.values()].filter((batch) => batch.groupType !== 'streams').flatMap((batch) => batch.records.flatMap(topicIdsOf));
     return [...new Set(ids)].filter((id) => this.topicName(id) === undefined);
   }
 
@@ -56,15 +86,21 @@ export class OffsetsTopicEventLog {
       throw new Error('__consumer_offsets record without a key');
     }
     const record = decodeOffsetsTopicRecord(key, value);
-    if (record.type === 'consumer-group') {
-      const upgrade = this.pendingTombstones.delete(record.group);
-      if (upgrade) {
-        this.builder.forget(record.group);
+    const modern = modernGroupRecord(record);
+    if (modern !== undefined) {
+      if (modern.record === null) {
+        return [];
       }
-      const batch = this.pending.get(record.group) ?? { records: [], time: timestamp, upgrade };
-      batch.records.push(record.record);
+      const group = modern.group;
+      // Only a consumer group converts from and to a classic group.
+      const upgrade = modern.groupType === 'consumer' && this.pendingTombstones.delete(group);
+      if (upgrade) {
+        this.builder.forget(group);
+      }
+      const batch = this.pending.get(group) ?? { groupType: modern.groupType, records: [], time: timestamp, upgrade };
+      batch.records.push(modern.record);
       batch.time = Math.max(batch.time, timestamp);
-      this.pending.set(record.group, batch);
+      this.pending.set(group, batch);
       return [];
     }
     if (record.type !== 'group-metadata') {
@@ -94,7 +130,7 @@ export class OffsetsTopicEventLog {
       ...[...tombstones].flatMap(([group, timestamp]) => this.append(group, this.builder.apply({ group, value: null, timestamp }))),
       ...[...pending].flatMap(([group, batch]) => this.append(group, batch.upgrade
         ? this.consumerGroups.applyUpgradeBatch(group, batch.records, batch.time)
-        : this.consumerGroups.applyBatch(group, batch.records, batch.time))),
+        : this.consumerGroups.applyBatch(group, batch.records, batch.time, undefined, batch.groupType))),
     ];
   }
 

@@ -52,9 +52,9 @@ describe('timeline/consumerGroupRecords (KIP-848 records of __consumer_offsets)'
     assert.throws(() => decodeOffsetsTopicRecord(key, Uint8Array.of(0)), /__consumer_offsets record/);
   });
 
-  it('leaves share and streams group records and 4.0\'s partition metadata (types 4, 11, 17) to the caller as other records', () => {
-    for (const recordType of [4, 11, 17]) {
-      assert.deepEqual(decodeOffsetsTopicRecord(concat(i16(recordType), str(groupId)), null), { type: 'other', keyVersion: recordType });
-    }
+  it('leaves 4.0\'s partition metadata (type 4) to the caller as another record, and reads share and streams records (11, 17) as theirs', () => {
+    assert.deepEqual(decodeOffsetsTopicRecord(concat(i16(4), str(groupId)), null), { type: 'other', keyVersion: 4 });
+    assert.deepEqual(decodeOffsetsTopicRecord(concat(i16(11), str(groupId)), null), { type: 'share-group', group: groupId, record: { type: 'ShareGroupMetadata', key: { groupId }, value: null } });
+    assert.deepEqual(decodeOffsetsTopicRecord(concat(i16(17), str(groupId)), null), { type: 'streams-group', group: groupId, record: { type: 'StreamsGroupMetadata', key: { groupId }, value: null } });
   });
 });
