@@ -2,44 +2,22 @@
 // Usage: node scripts/kafka/run-tests.js [extra mocha args, e.g. --grep lag]
 'use strict';
 
-const { spawn, spawnSync } = require('child_process');
+const { spawn } = require('child_process');
 const path = require('path');
 const { KAFKA_VERSION, startBroker, stopBroker, stopBrokerSync, logTail } = require('./broker');
+const { ensureDebianPackages } = require('../debianPackages');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
-/** True when the kcat (librdkafka) binary runs. */
-function hasKcat() {
-  const probe = spawnSync('kcat', ['-V'], { stdio: 'ignore' });
-  return !probe.error && probe.status === 0;
-}
-
 /**
- * The simulator-server tests drive kcat; nothing is skipped when it is missing: as root it is
- * installed from Debian's package, otherwise the run stops and says how to install it.
+ * The simulator-server tests drive kcat, and the timeline test renders through headless Chromium; nothing
+ * is skipped when one is missing: as root it is installed from Debian's package, otherwise the run
+ * stops at once and names the apt-get line.
  */
-function ensureKcat() {
-  if (hasKcat()) {
-    return;
-  }
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!isRoot) {
-    throw new Error('kcat is not installed and this is not root: install it (e.g. `sudo apt-get install -y kcat`) and run again');
-  }
-  console.log('[kafka] kcat is missing: installing it with apt-get');
-  for (const args of [['update'], ['install', '-y', 'kcat']]) {
-    const result = spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    if (result.error || result.status !== 0) {
-      throw new Error(`apt-get ${args.join(' ')} failed (${result.error ? result.error.message : `exit ${result.status}`}); install kcat and run again`);
-    }
-  }
-  if (!hasKcat()) {
-    throw new Error('kcat was installed but does not run (`kcat -V` failed)');
-  }
-}
+const machinePackages = ['kcat', 'chromium'];
 
 async function main() {
-  ensureKcat();
+  ensureDebianPackages('test:kafka', machinePackages);
   let broker = null;
   let mocha = null;
   let stopping = false;

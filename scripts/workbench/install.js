@@ -5,9 +5,11 @@
 const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
+const { ensureDebianPackages } = require('../debianPackages');
 const { cacheDir, codeServerVersion, codeServerBin, vscodeDir, installMarker } = require('./paths');
 
-const aptPackages = ['libkrb5-dev', 'ripgrep', 'chromium'];
+/** What building code-server's VS Code needs: Kerberos headers for its native module, and `rg`. */
+const buildPackages = ['libkrb5-dev', 'ripgrep'];
 
 function log(message) {
   console.log(`[workbench:install] ${message}`);
@@ -23,24 +25,6 @@ function run(step, command, args, options = {}) {
   if (result.status !== 0) {
     throw new Error(`${step} failed: \`${command} ${args.join(' ')}\` exited with ${result.status ?? result.signal}`);
   }
-}
-
-function isDebianPackageInstalled(name) {
-  const result = spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' });
-  return result.status === 0 && result.stdout.includes('install ok installed');
-}
-
-function ensureDebianPackages() {
-  const missing = aptPackages.filter((name) => !isDebianPackageInstalled(name));
-  if (missing.length === 0) {
-    log(`Debian packages present: ${aptPackages.join(', ')}`);
-    return;
-  }
-  if (typeof process.getuid === 'function' && process.getuid() !== 0) {
-    throw new Error(`missing Debian packages ${missing.join(', ')}; install them as root: apt-get update && apt-get install -y ${missing.join(' ')}`);
-  }
-  run('apt update', 'apt-get', ['-o', 'DPkg::Lock::Timeout=600', 'update']);
-  run('apt install', 'apt-get', ['-o', 'DPkg::Lock::Timeout=600', 'install', '-y', ...missing], { env: { DEBIAN_FRONTEND: 'noninteractive' } });
 }
 
 /** Node's own headers let node-gyp build offline instead of downloading them. */
@@ -127,7 +111,7 @@ function ensureCodeServer() {
     return;
   }
   const started = Date.now();
-  ensureDebianPackages();
+  ensureDebianPackages('workbench:install', buildPackages);
   const gypEnv = nodeGypEnv();
   fs.rmSync(installMarker, { force: true });
   installCodeServerPackage();

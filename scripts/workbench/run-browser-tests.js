@@ -2,11 +2,13 @@
 // makes sure code-server is installed, starts it with the .vsix, runs mocha, and stops the server whatever
 // the outcome. Exit code: mocha's (non-zero on any failure), or 1 when the setup itself fails.
 // KGL_WORKBENCH_TESTS=<glob> runs only the matching files (e.g. test/vscode/workbenchKafka.browser.test.ts).
+// --doc-images (`npm run docs:images`): the tests also save the README's and the walkthrough's pictures into media/.
 const { spawn } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const { buildAndPackage } = require('./build');
 const { ensureCodeServer } = require('./install');
+const { ensureDebianPackages } = require('../debianPackages');
 const { repoRoot, vsixPath, artifactsDir, chromiumPath, chromiumArgs } = require('./paths');
 const { startWorkbench, logTail } = require('./server');
 
@@ -30,9 +32,8 @@ function runMocha(env) {
 
 async function main() {
   const started = Date.now();
-  if (!fs.existsSync(chromiumPath)) {
-    throw new Error(`${chromiumPath} not found; install Debian's chromium (node scripts/workbench/install.js does)`);
-  }
+  // Chromium drives the workbench; code-server's build packages are ensured by ensureCodeServer.
+  ensureDebianPackages('test:workbench', ['chromium']);
   buildAndPackage();
   ensureCodeServer();
   fs.mkdirSync(artifactsDir, { recursive: true });
@@ -58,6 +59,7 @@ async function main() {
       KGL_CHROMIUM: chromiumPath,
       KGL_CHROMIUM_ARGS: JSON.stringify(chromiumArgs),
       KAFKA_VERSION: workbenchKafkaVersion,
+      ...(process.argv.includes('--doc-images') ? { KGL_DOC_IMAGES_DIR: path.join(repoRoot, 'media') } : {}),
     });
     if (exitCode !== 0) {
       log(`tests failed; last lines of the code-server log:\n${logTail(workbench.profile.logFile)}`);

@@ -8,6 +8,7 @@ const path = require('path');
 const { setTimeout, clearTimeout } = require('timers');
 const { format, stripVTControlCharacters } = require('util');
 const { ensureCodeServer } = require('./install');
+const { ensureDebianPackages } = require('../debianPackages');
 const { repoRoot, chromiumPath, chromiumArgs } = require('./paths');
 const { startWorkbench, logTail } = require('./server');
 
@@ -32,6 +33,8 @@ function printAutomationLog(level, args) {
 
 async function runSuite(suitePath) {
   const { chromium } = require('playwright-core');
+  // The suite's page runs in headless Chromium; code-server's build packages are ensured by ensureCodeServer.
+  ensureDebianPackages('test:vscode', ['chromium']);
   ensureCodeServer();
   const workbench = await startWorkbench({});
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
