@@ -6,7 +6,7 @@ import { SimulatorExposures } from './commands/simulatorExposures';
 import { registerGroupAdminCommands } from './commands/groupAdminCommands';
 import { registerSimulatorCommands } from './commands/simulatorCommands';
 import { registerViewCommands } from './commands/viewCommands';
-import { registerGroupQueryCommands } from './commands/groupQueryCommands';
+import { pickLoadedGroup, registerGroupQueryCommands } from './commands/groupQueryCommands';
 import { registerCopyCommands } from './commands/copyCommands';
 import { ConnectionStore } from './sources/connectionStore';
 import { createGroupsView } from './views/groupsView';
@@ -46,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
     ...registerSimulatorCommands({ registry: sources, view, log }),
     ...registerConnectionCommands(connections, log),
     ...registerExposeCommands(sources, log, exposures),
-    ...registerResetCommands({ registry: sources, view, log, context, exposures }),
+    ...registerResetCommands({ registry: sources, view, log, context, exposures, pickGroup: (title) => pickLoadedGroup(view, title) }),
     ...registerGroupAdminCommands({ registry: sources, view, log, context }),
     registerDashboardCommand(
       context.extensionUri,
@@ -64,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
       get: (clusterId) => sources.get(clusterId)?.source,
       waitFor: async (clusterId, timeoutMs) => (await sources.waitFor(clusterId, timeoutMs))?.source,
       onDidChangeSources: (listener) => sources.onDidChangeSources(listener),
+      pickGroup: (title) => pickLoadedGroup(view, title),
     },
     log,
   );

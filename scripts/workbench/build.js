@@ -1,4 +1,4 @@
-// Builds the extension bundles and packages them as dist/kafka-group-lens.vsix.
+// Builds the production extension bundles and packages them as dist/kafka-group-lens.vsix, as `npm run package` does.
 const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
@@ -23,13 +23,15 @@ function buildAndPackage() {
     }
   }
   const started = Date.now();
-  log('bundling: node esbuild.js');
-  run('esbuild', ['esbuild.js']);
+  // The production bundle (minified, no source maps): what `npm run package` ships, so what `npm start` and
+  // the workbench tests install is what a Marketplace user gets.
+  log('bundling: node esbuild.js --production');
+  run('esbuild', ['esbuild.js', '--production']);
   log(`packaging: vsce package -> ${path.relative(repoRoot, vsixPath)}`);
   const vsce = require.resolve('@vscode/vsce/vsce', { paths: [repoRoot] });
-  // --skip-license: a missing LICENSE must not stop a local build at vsce's interactive prompt.
-  // --no-rewrite-relative-links: the README's relative links need no public base URL in a local package.
-  run('vsce package', [vsce, 'package', '--no-dependencies', '--skip-license', '--no-rewrite-relative-links', '--out', vsixPath]);
+  // --allow-missing-repository: the project has no public repository yet, and a placeholder URL would be worse.
+  // --no-rewrite-relative-links: with no repository there is no base URL; the README's images ship in the .vsix.
+  run('vsce package', [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', vsixPath]);
   log(`built and packaged in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return vsixPath;
 }

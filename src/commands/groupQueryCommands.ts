@@ -63,7 +63,18 @@ interface GroupItem extends vscode.QuickPickItem {
   hidden: boolean;
 }
 
-async function findGroup(view: GroupQueryView): Promise<void> {
+/** A group the user picked from every loaded cluster's groups, and whether the view's filter hides its row. */
+export interface PickedGroup {
+  sourceId: string;
+  groupId: string;
+  hidden: boolean;
+}
+
+/**
+ * A quick pick over every loaded cluster's groups (the filter only marks the ones it hides); undefined when
+ * the user dismissed it or nothing is loaded yet (then it says so).
+ */
+export async function pickLoadedGroup(view: Pick<GroupQueryView, 'arrangement' | 'loadedGroups'>, title: string): Promise<PickedGroup | undefined> {
   const clusters = view.loadedGroups();
   const shown = groupMatcher(view.arrangement.filter);
   const items: GroupItem[] = clusters.flatMap((cluster) =>
@@ -79,9 +90,14 @@ async function findGroup(view: GroupQueryView): Promise<void> {
     }));
   if (items.length === 0) {
     void vscode.window.showInformationMessage('No consumer groups are loaded yet: expand a cluster or refresh the view.');
-    return;
+    return undefined;
   }
-  const picked = await vscode.window.showQuickPick(items, { title: 'Find Consumer Group', matchOnDescription: true, placeHolder: 'Group id' });
+  const picked = await vscode.window.showQuickPick(items, { title, matchOnDescription: true, placeHolder: 'Group id' });
+  return picked && { sourceId: picked.sourceId, groupId: picked.groupId, hidden: picked.hidden };
+}
+
+async function findGroup(view: GroupQueryView): Promise<void> {
+  const picked = await pickLoadedGroup(view, 'Find Consumer Group');
   if (!picked) {
     return;
   }

@@ -17,8 +17,15 @@ export interface GroupTarget {
   admin: GroupAdmin;
 }
 
-/** The group a command was invoked on, with its cluster's admin (a group row, a member row, or a partition row under a group). */
-export function groupTarget(registry: SourceRegistry, node: TreeNode | undefined, what: string): GroupTarget {
+/** A group named without a tree row: picked from a quick pick when a command runs from the palette or a link. */
+export interface PickedGroupRef {
+  kind: 'picked-group';
+  sourceId: string;
+  groupId: string;
+}
+
+/** The group a command was invoked on, with its cluster's admin (a group row, a member row, a partition row under a group, or a picked group). */
+export function groupTarget(registry: SourceRegistry, node: TreeNode | PickedGroupRef | undefined, what: string): GroupTarget {
   const group = groupOfRow(node);
   if (!group) {
     throw new Error(`Run "${what}" on a consumer group in the Consumer Groups view`);
@@ -30,8 +37,10 @@ export function groupTarget(registry: SourceRegistry, node: TreeNode | undefined
   return { ...group, source: entry.source, admin: entry.admin };
 }
 
-function groupOfRow(node: TreeNode | undefined): { sourceId: string; groupId: string } | undefined {
+function groupOfRow(node: TreeNode | PickedGroupRef | undefined): { sourceId: string; groupId: string } | undefined {
   switch (node?.kind) {
+    case 'picked-group':
+      return { sourceId: node.sourceId, groupId: node.groupId };
     case 'group':
       return { sourceId: node.sourceId, groupId: node.summary.groupId };
     case 'member':

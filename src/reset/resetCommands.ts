@@ -18,7 +18,7 @@ import { toPreviewData, toResultRows } from './resetPreviewData';
 import type { AdminPrompts } from '../commands/adminPrompts';
 import { registerReportingCommand } from '../commands/commandRunner';
 import { MAX_CONFIRMATIONS } from '../commands/groupAdminFlows';
-import { groupTarget, reportAdminOutcome, undoSnapshotKey, type GroupTarget } from '../commands/groupTarget';
+import { groupTarget, reportAdminOutcome, undoSnapshotKey, type GroupTarget, type PickedGroupRef } from '../commands/groupTarget';
 import type { SimulatorExposures } from '../commands/simulatorExposures';
 import { vscodeAdminPrompts } from '../commands/vscodeAdminPrompts';
 import { COMMANDS } from '../constants';
@@ -48,6 +48,8 @@ export interface ResetCommandDeps {
   prompts?: AdminPrompts;
   /** Where simulators are exposed, for the CLI line: the record the expose commands keep. */
   exposures: Pick<SimulatorExposures, 'bootstrapServers'>;
+  /** Asks for a group when Reset Offsets… runs with no tree row (the command palette, a walkthrough link). */
+  pickGroup?: (title: string) => Promise<{ sourceId: string; groupId: string } | undefined>;
 }
 
 /** Long work in a cancellable notification; the flow checks the signal between its steps. */
@@ -61,7 +63,7 @@ function withCancellableProgress<T>(title: string, work: (signal: CancelSignal) 
   );
 }
 
-export function registerResetCommands({ registry, view, log, context, prompts = vscodeAdminPrompts, exposures }: ResetCommandDeps): vscode.Disposable[] {
+export function registerResetCommands({ registry, view, log, context, prompts = vscodeAdminPrompts, exposures, pickGroup }: ResetCommandDeps): vscode.Disposable[] {
   // The Cancel button of the progress notification ends the command quietly.
   const register = (id: string, title: string, handler: (node?: TreeNode) => Promise<void>): vscode.Disposable =>
     registerReportingCommand(id, title, log, async (node?: TreeNode) => {
@@ -101,7 +103,7 @@ export function registerResetCommands({ registry, view, log, context, prompts = 
     return asked ? { asked, route } : undefined;
   };
 
-  const resetWithPreview = async (node: TreeNode | undefined, scenario?: ResetScenarioKind, scope?: ResetScope): Promise<void> => {
+  const resetWithPreview = async (node: TreeNode | PickedGroupRef | undefined, scenario?: ResetScenarioKind, scope?: ResetScope): Promise<void> => {
     const target = groupTarget(registry, node, 'Reset Offsets…');
     const answered = await askReset(target, scenario, scope);
     if (!answered) {
@@ -195,7 +197,14 @@ export function registerResetCommands({ registry, view, log, context, prompts = 
   };
 
   return [
-    register(COMMANDS.resetOffsets, 'Reset Offsets', (node) => resetWithPreview(node)),
+    register(COMMANDS.resetOffsets, 'Reset Offsets', async (node) => {
+      if (node || !pickGroup) {
+        return resetWithPreview(node);
+      }
+      // From the palette or a walkthrough link there is no row: ask which group; a dismissed pick does nothing.
+      const picked = await pickGroup('Reset Offsets of Consumer Group');
+      return picked ? resetWithPreview({ kind: 'picked-group', ...picked }) : undefined;
+    }),
     register(COMMANDS.resetPartitionOffsets, 'Reset Offsets of This Partition', (node) => {
       if (node?.kind !== 'partition') {
         throw new Error('Run "Reset Offsets of This Partition…" on a partition row in the Consumer Groups view');

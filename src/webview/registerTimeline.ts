@@ -1,7 +1,8 @@
 /**
  * Registers the command that opens a group's rebalance timeline, and the serializer that brings
  * open timelines back after a window reload. The command is invoked from the groups tree (menu on
- * items whose contextValue starts with `kgl:group:`) and receives the group node.
+ * items whose contextValue starts with `kgl:group:`) and receives the group node, or from the palette
+ * or a walkthrough link with no argument, and then asks for the group.
  */
 import * as vscode from 'vscode';
 import { COMMANDS, WEBVIEW_PANELS } from '../constants';
@@ -22,6 +23,8 @@ export interface TimelineSources {
   waitFor(clusterId: string, timeoutMs: number): Promise<ClusterSource | undefined>;
   /** Fires when sources are added or removed, so open panels follow a rebuilt source or close. */
   onDidChangeSources?(listener: () => void): () => void;
+  /** Asks for a group when the command runs with no tree row (the command palette, a walkthrough link). */
+  pickGroup?(title: string): Promise<{ sourceId: string; groupId: string } | undefined>;
 }
 
 export function registerTimelineCommands(context: vscode.ExtensionContext, sources: TimelineSources, log: vscode.LogOutputChannel): void {
@@ -33,8 +36,16 @@ export function registerTimelineCommands(context: vscode.ExtensionContext, sourc
   );
   context.subscriptions.push(
     { dispose: () => stopFollowing?.() },
-    vscode.commands.registerCommand(COMMANDS.openTimeline, (arg: unknown) => {
-      const target = timelineTargetOf(arg);
+    vscode.commands.registerCommand(COMMANDS.openTimeline, async (arg: unknown) => {
+      let target = timelineTargetOf(arg);
+      if (!target && arg === undefined && sources.pickGroup) {
+        // From the palette or a walkthrough link there is no row: ask which group; a dismissed pick does nothing.
+        const picked = await sources.pickGroup('Open Rebalance Timeline of Consumer Group');
+        if (!picked) {
+          return;
+        }
+        target = { clusterId: picked.sourceId, groupId: picked.groupId };
+      }
       if (!target) {
         void vscode.window.showErrorMessage('Open the rebalance timeline from a consumer group in the Kafka Group Lens view.');
         return;

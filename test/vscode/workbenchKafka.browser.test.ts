@@ -138,7 +138,20 @@ describe(`Kafka Group Lens in the VS Code workbench against a real Kafka ${KAFKA
       await driver.rowLocator(row).locator('.monaco-tl-twistie').click();
     }
 
-    const rows = await driver.waitForRows(`the four groups under ${CLUSTER_NAME}, Stable with members`, (current) => fourGroupRows(current, cluster.groups), 120_000);
+    let rows: Map<keyof FourTypeGroups, TreeRow> | undefined;
+    await driver.waitUntil(`the four groups under ${CLUSTER_NAME}, Stable with members`, 120_000, async () => {
+      const current = await driver.treeRows();
+      // Seen once: the fold above landed while the tree re-rendered and folded the Kafka cluster instead; unfold it.
+      const kafka = current.find((r) => r.level === CLUSTER_LEVEL && r.label === CLUSTER_NAME);
+      if (kafka?.expanded === false) {
+        console.log(`      WARNING: ${CLUSTER_NAME} was folded; expanding it again`);
+        await driver.expand(kafka);
+        return false;
+      }
+      rows = fourGroupRows(current, cluster.groups);
+      return rows !== undefined;
+    });
+    assert.ok(rows);
     for (const [type, row] of rows) {
       assert.equal(typeOfRow(row), type, `${row.label} names its type: "${row.description}"`);
       assert.equal(row.icon, GROUP_TYPE_ICONS[type], `${row.label} wears the ${type} icon`);
@@ -190,5 +203,7 @@ describe(`Kafka Group Lens in the VS Code workbench against a real Kafka ${KAFKA
     await driver.page.locator('.monaco-hover:visible, .workbench-hover:visible').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
     fs.mkdirSync(artifactsDir, { recursive: true });
     await driver.page.screenshot({ path: path.join(artifactsDir, 'timeline-consumer-group.png') });
+    // The README's first picture: the four group types in the tree beside a KIP-848 group's timeline.
+    await driver.docImage('readme/overview.jpg');
   });
 });

@@ -62,6 +62,9 @@ describe('reset/resetCommands and the group-administration commands (vscode stub
     return { kind: 'group', id: groupId, sourceId: fx.source.id, sourceKind: 'simulator', summary: detail };
   };
   const run = (id: string, node: TreeNode): Promise<unknown> => Promise.resolve(host.commands.get(id)?.(node));
+  /** What the group picker answers when Reset Offsets… runs with no row (the palette, a walkthrough link), and the titles it was asked with. */
+  let pickedGroups: Array<{ sourceId: string; groupId: string } | undefined> = [];
+  let picks: string[] = [];
 
   let registerResetCommands: ResetCommandsModule['registerResetCommands'];
   let registerGroupAdminCommands: GroupAdminCommandsModule['registerGroupAdminCommands'];
@@ -107,8 +110,14 @@ describe('reset/resetCommands and the group-administration commands (vscode stub
     prompts = new ScriptedAdminPrompts([]);
     exposures = new SimulatorExposures();
     log = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as import('vscode').LogOutputChannel;
+    pickedGroups = [];
+    picks = [];
     const deps: Parameters<ResetCommandsModule['registerResetCommands']>[0] = {
       exposures,
+      pickGroup: (title) => {
+        picks.push(title);
+        return Promise.resolve(pickedGroups.shift());
+      },
       registry,
       view: { refreshSource: async () => undefined },
       log,
@@ -173,6 +182,22 @@ describe('reset/resetCommands and the group-administration commands (vscode stub
     assert.deepEqual((await fx.admin.committedOffsets('billing-archive')).map((c) => c.offset), [700, 1000, 250]);
     assert.equal(workspaceState.get(key), undefined, 'a completed undo forgets the snapshot');
     assert.deepEqual(host.infoMessages, ['Restored 3 offset(s) of billing-archive']);
+  });
+
+  it('asks for the group when Reset Offsets… runs with no row, previews the picked one, and does nothing when the pick is dismissed', async () => {
+    pickedGroups = [undefined];
+    await run(COMMANDS.resetOffsets, undefined as unknown as TreeNode);
+    assert.deepEqual(picks, ['Reset Offsets of Consumer Group']);
+    assert.deepEqual([host.errorMessages, host.webviewPanels.length, prompts.asked.length], [[], 0, 0], 'a dismissed pick asks nothing and opens nothing');
+
+    prompts = new ScriptedAdminPrompts([{ pick: 'Shift By…' }, { input: '-100' }, { pick: 'All topics' }], [true]);
+    pickedGroups = [{ sourceId: fx.source.id, groupId: 'billing-archive' }];
+    await run(COMMANDS.resetOffsets, undefined as unknown as TreeNode);
+    assert.deepEqual(host.errorMessages, []);
+    const [panel] = host.webviewPanels;
+    assert.equal(panel.title, 'Reset Offsets: billing-archive');
+    panel.receive({ type: 'ready' });
+    assert.deepEqual(posted(panel, 'preview')[0].preview.rows.map((r) => [r.partition, r.current, r.next]), [[0, '700', '600'], [1, '1000', '900'], [2, '250', '150']]);
   });
 
   it('resets one partition from its row: only that partition is previewed, committed and undone', async () => {

@@ -396,6 +396,25 @@ export class WorkbenchDriver {
     return file;
   }
 
+  /**
+   * With KGL_DOC_IMAGES_DIR set (`npm run docs:images`), also saves the page, or the part of it `region` covers
+   * (cut at `maxHeight`), as that folder's `relativePath` (a JPEG): the pictures of the README and the
+   * walkthrough are these captures, never edited by hand. No clearHover(): its Escape would close what the
+   * caller means to show.
+   */
+  async docImage(relativePath: string, region?: Locator, maxHeight?: number): Promise<void> {
+    const dir = process.env.KGL_DOC_IMAGES_DIR;
+    if (!dir) {
+      return;
+    }
+    const box = region ? await region.boundingBox() : null;
+    const clip = box ? { x: box.x, y: box.y, width: box.width, height: Math.min(box.height, maxHeight ?? box.height) } : undefined;
+    const file = path.join(dir, relativePath);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    await this.page.screenshot({ path: file, type: 'jpeg', quality: 85, clip });
+    console.log(`      doc image: ${path.relative(process.cwd(), file)}`);
+  }
+
   /** Polls `condition` until true; its own errors end the wait at once. */
   async waitUntil(what: string, timeoutMs: number, condition: () => Promise<boolean>): Promise<void> {
     const deadline = Date.now() + timeoutMs;
