@@ -10,7 +10,7 @@ import type { ClassicRebalance } from './classicRebalance';
 import type { CoordinatorConfig } from './coordinatorConfig';
 import { newEmptyGroupMetadataRecord, newGroupMetadataRecord } from './coordinatorRecords';
 import type { GroupEvents } from './groupEvents';
-import type { GroupMetadataManager } from './groupMetadataManager';
+import type { Group } from './group';
 import type { JoinGroupProtocol, JoinGroupRequest, JoinGroupResponse, Respond } from './protocol';
 import type { SeededRandom } from './random';
 
@@ -31,12 +31,22 @@ function firstDuplicateProtocol(protocols: readonly JoinGroupProtocol[]): string
   return undefined;
 }
 
+/**
+ * What a classic JoinGroup needs of the group metadata manager, which implements it: the group of an
+ * id, a classic group made on demand, and the hand-over of a join to a consumer group (online migration).
+ */
+export interface ClassicJoinGroups {
+  group(groupId: string): Group | undefined;
+  getOrMaybeCreateClassicGroup(groupId: string, createIfNotExists: boolean): ClassicGroup | 'GROUP_ID_NOT_FOUND';
+  classicGroupJoinToConsumerGroup(request: JoinGroupRequest, reply: Respond<JoinGroupResponse>): void;
+}
+
 export class ClassicGroupJoin {
   constructor(
     private readonly random: SeededRandom,
     private readonly config: CoordinatorConfig,
     private readonly events: GroupEvents,
-    private readonly groups: GroupMetadataManager,
+    private readonly groups: ClassicJoinGroups,
     private readonly rebalance: ClassicRebalance,
   ) {}
 

@@ -6,7 +6,6 @@ import { syncError } from './classicGroupResponses';
 import type { ClassicRebalance } from './classicRebalance';
 import { newGroupMetadataRecord } from './coordinatorRecords';
 import type { GroupEvents } from './groupEvents';
-import type { GroupMetadataManager } from './groupMetadataManager';
 import type { ConsumerAssignment, Respond, SyncGroupRequest, SyncGroupResponse } from './protocol';
 import { partitionsMinus } from './topicPartitionSet';
 
@@ -15,11 +14,16 @@ function isProtocolInconsistent(requested: string | null, current: string | null
   return requested !== null && current !== null && requested !== current;
 }
 
+/** What a classic SyncGroup needs of the group metadata manager, which implements it: the classic group of an id. */
+export interface ClassicSyncGroups {
+  classicGroup(groupId: string): ClassicGroup | undefined;
+}
+
 export class ClassicGroupSync {
   constructor(
     private readonly clock: VirtualClock,
     private readonly events: GroupEvents,
-    private readonly groups: GroupMetadataManager,
+    private readonly groups: ClassicSyncGroups,
     private readonly rebalance: ClassicRebalance,
   ) {}
 

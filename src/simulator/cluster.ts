@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { OFFSETS_TOPIC, offsetsPartitionFor } from '../protocol/offsetsPartition';
 import type { BrokerRef, ClusterInfo } from '../model/types';
 import { CoordinatorRecordLog } from './coordinatorRecordLog';
+import type { RecordSerde } from './storedBatches';
 import { PartitionLog } from './partitionLog';
 import type { SeededRandom } from './random';
 
@@ -57,10 +58,14 @@ export class SimCluster {
   private readonly topics = new Map<string, SimTopic>();
   private readonly topicsById = new Map<string, SimTopic>();
   private userPartitions = 0;
+  /** The stored records of each `__consumer_offsets` partition, by partition. */
+  private readonly offsetsRecords: CoordinatorRecordLog[] = [];
 
   constructor(
     private readonly random: SeededRandom,
     options: ClusterOptions = {},
+    /** How the coordinators' records are keyed and encoded; without one, `__consumer_offsets` keeps no records. */
+    recordSerde: RecordSerde | null = null,
   ) {
     const count = options.brokers ?? 3;
     if (!Number.isInteger(count) || count < 1) {
@@ -71,13 +76,17 @@ export class SimCluster {
     this.brokers = Array.from({ length: count }, (_, i) => ({ nodeId: i + 1, host, port: basePort + i }));
     this.clusterId = options.clusterId ?? 'sim-cluster';
     for (const log of this.addTopic(OFFSETS_TOPIC, OFFSETS_TOPIC_PARTITIONS, true).partitions) {
-      log.storedRecords = new CoordinatorRecordLog(log);
+      if (recordSerde !== null) {
+        const records = new CoordinatorRecordLog(log, recordSerde);
+        log.storedRecords = records;
+        this.offsetsRecords.push(records);
+      }
     }
   }
 
   /** The stored records of the group's `__consumer_offsets` partition, where its coordinator writes. */
   offsetsTopicRecords(groupId: string): CoordinatorRecordLog {
-    const records = this.partition(OFFSETS_TOPIC, offsetsPartitionFor(groupId, OFFSETS_TOPIC_PARTITIONS))?.storedRecords;
+    const records = this.offsetsRecords.at(offsetsPartitionFor(groupId, OFFSETS_TOPIC_PARTITIONS));
     if (!records) {
       throw new Error(`${OFFSETS_TOPIC} is missing`);
     }

@@ -6,8 +6,8 @@ import type { SimCluster } from './cluster';
 import type { AssignorName, ConsumerSpec } from './control';
 import { compileTopicRegex } from './consumerGroup/topicRegex';
 import { errorMessage } from '../protocol/errors';
-import type { GroupCoordinator } from './coordinator';
 import type { EventLog } from './eventLog';
+import type { GroupCoordinatorClient } from './groupCoordinatorClient';
 import type { KafkaErrorCode } from './errors';
 import type { SeededRandom } from './random';
 import type { IsolationLevel } from './transactionIndex';
@@ -68,7 +68,7 @@ export const CONSUMER_DEFAULTS = {
 export interface ConsumerEnvironment {
   clock: VirtualClock;
   cluster: SimCluster;
-  coordinator: GroupCoordinator;
+  coordinator: GroupCoordinatorClient;
   events: EventLog;
   /** The simulation's seeded randomness (a consumer-protocol member draws its member id from it). */
   random: SeededRandom;

@@ -10,8 +10,8 @@
 import type { TopicPartition } from '../model/types';
 import type { ConsumerHost } from './consumerConfig';
 import type { ConsumerOffsets } from './consumerOffsets';
-import { LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH } from './consumerGroup/types';
 import type { OwnedPartitions } from './ownedPartitions';
+import { LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH } from './protocol';
 import type { ConsumerGroupHeartbeatResponseData } from '../protocol/messages/consumerGroupHeartbeatResponse';
 
 /** Kafka 4.4's client MemberState. */

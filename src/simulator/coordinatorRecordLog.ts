@@ -10,11 +10,11 @@
  * the log still sees every record). Offsets never move: cleaned batches keep their offsets, with gaps.
  * Records are kept as the coordinator built them and encoded on their first fetch: most are never read.
  */
-import { encodeControlBatch, encodeRecordBatch } from '../protocol/recordBatch';
-import type { VirtualClock } from './clock';
-import { encodeCoordinatorRecord, recordKeyId, type CoordinatorRecord, type CoordinatorRecordWriter, type EncodedRecord } from './coordinatorRecords';
-import type { PartitionLog } from './partitionLog';
+import type { PartitionLog, StoredRecords } from './partitionLog';
+import type { LogRecord, RecordSerde, StoredBatch, StoredRecord } from './storedBatches';
 import type { IsolationLevel, TransactionResult } from './transactionIndex';
+
+export { encodedRecord, encodeStoredBatches, type StoredBatch, type StoredRecord } from './storedBatches';
 
 /** Kafka's delete.retention.ms default: how long a tombstone outlives what it deleted. */
 export const DELETE_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -23,35 +23,8 @@ export const ACTIVE_SEGMENT_RECORDS = 1000;
 /** A cleaning pass runs once this many records are superseded, and no fewer than live ones. */
 const MIN_DIRTY_RECORDS = 1000;
 
-export interface StoredRecord {
-  offset: number;
-  record: CoordinatorRecord;
-  /** Its key's identity (recordKeyId), for compaction. */
-  keyId: string;
-  /** Its bytes, once a fetch asked for them. */
-  encoded: EncodedRecord | null;
-}
-
-/** The record's key and value bytes, encoded once. */
-export function encodedRecord(stored: StoredRecord): EncodedRecord {
-  stored.encoded ??= encodeCoordinatorRecord(stored.record);
-  return stored.encoded;
-}
-
-export interface StoredBatch {
-  baseOffset: number;
-  /** Kept through cleaning, so a reader moves past the batch's last offset even when its last record went. */
-  lastOffset: number;
-  timestamp: number;
-  /** The producer of a transactional batch (a TxnOffsetCommit's records), else null. */
-  producerId: number | null;
-  /** A COMMIT or ABORT marker (control batch), else null. */
-  marker: TransactionResult | null;
-  records: StoredRecord[];
-}
-
-export class CoordinatorRecordLog {
-  private batches: StoredBatch[] = [];
+export class CoordinatorRecordLog<R extends LogRecord = LogRecord> implements StoredRecords {
+  private batches: StoredBatch<R>[] = [];
   /** Offset of the newest record of each key. */
   private readonly latest = new Map<string, number>();
   private superseded = 0;
@@ -59,9 +32,12 @@ export class CoordinatorRecordLog {
   /** The high watermark at the last cleaning: the next waits for a new segment to roll. */
   private cleanedAt = 0;
   /** The records of each producer's transaction open in this partition: they count once committed. */
-  private readonly openTransactions = new Map<number, StoredRecord[]>();
+  private readonly openTransactions = new Map<number, StoredRecord<R>[]>();
 
-  constructor(private readonly log: PartitionLog) {}
+  constructor(
+    private readonly log: PartitionLog,
+    private readonly serde: RecordSerde<R>,
+  ) {}
 
   /** Records stored (superseded ones not yet cleaned included), for memory accounting and tests. */
   get storedRecords(): number {
@@ -69,12 +45,12 @@ export class CoordinatorRecordLog {
   }
 
   /** Appends one coordinator operation's records as one batch (in `producerId`'s transaction when given); returns its base offset. */
-  append(records: readonly CoordinatorRecord[], timestamp: number, producerId: number | null = null): number {
+  append(records: readonly R[], timestamp: number, producerId: number | null = null): number {
     if (records.length === 0) {
       return this.log.highWatermark;
     }
     const base = producerId === null ? this.log.append(records.length, timestamp) : this.log.appendTransactional(producerId, records.length, timestamp);
-    const stored = records.map((record, i): StoredRecord => ({ offset: base + i, record, keyId: recordKeyId(record), encoded: null }));
+    const stored = records.map((record, i): StoredRecord<R> => ({ offset: base + i, record, keyId: this.serde.keyId(record), serde: this.serde, encoded: null }));
     if (producerId === null) {
       this.supersede(stored);
     } else {
@@ -108,9 +84,9 @@ export class CoordinatorRecordLog {
    * holding `from`, up to the high watermark (read_uncommitted) or the LSO (read_committed, which
    * also skips aborted batches), at most `maxRecords` records (at least one batch).
    */
-  read(from: number, isolation: IsolationLevel, maxRecords: number): StoredBatch[] {
+  read(from: number, isolation: IsolationLevel, maxRecords: number): StoredBatch<R>[] {
     const end = isolation === 'read_committed' ? this.log.lastStableOffset : this.log.highWatermark;
-    const result: StoredBatch[] = [];
+    const result: StoredBatch<R>[] = [];
     let taken = 0;
     for (let i = this.firstBatchEndingAtOrAfter(from); i < this.batches.length && taken < maxRecords; i++) {
       const batch = this.batches[i];
@@ -130,7 +106,7 @@ export class CoordinatorRecordLog {
   }
 
   /** The records become their keys' newest; what they replace is garbage for the cleaner. */
-  private supersede(records: readonly StoredRecord[]): void {
+  private supersede(records: readonly StoredRecord<R>[]): void {
     for (const record of records) {
       const id = record.keyId;
       if (this.latest.has(id)) {
@@ -165,7 +141,7 @@ export class CoordinatorRecordLog {
   clean(now: number): void {
     this.cleanedAt = this.log.highWatermark;
     const cleanableEnd = this.log.highWatermark - ACTIVE_SEGMENT_RECORDS;
-    const kept: StoredBatch[] = [];
+    const kept: StoredBatch<R>[] = [];
     for (const batch of this.batches) {
       if (batch.lastOffset >= cleanableEnd) {
         kept.push(batch);
@@ -200,40 +176,5 @@ export class CoordinatorRecordLog {
     }
     this.batches = kept;
     this.recordCount = kept.reduce((n, b) => n + b.records.length, 0);
-  }
-}
-
-/**
- * The bytes a broker sends for stored batches (a Fetch of `__consumer_offsets`): the coordinator's
- * batches as it appended them (a cleaned batch keeps its offsets), transaction markers as control batches.
- */
-export function encodeStoredBatches(batches: readonly StoredBatch[]): Buffer {
-  return Buffer.concat(batches.map((batch) => {
-    const timestamp = BigInt(batch.timestamp);
-    if (batch.marker !== null) {
-      return encodeControlBatch({ offset: BigInt(batch.baseOffset), producerId: BigInt(batch.producerId ?? -1), producerEpoch: 0, type: batch.marker, coordinatorEpoch: 0, timestamp });
-    }
-    return encodeRecordBatch({
-      baseOffset: BigInt(batch.baseOffset),
-      baseTimestamp: timestamp,
-      records: batch.records.map((record) => ({ offsetDelta: record.offset - batch.baseOffset, ...encodedRecord(record) })),
-      ...(batch.producerId !== null ? { producerId: BigInt(batch.producerId), producerEpoch: 0, transactional: true } : {}),
-    });
-  }));
-}
-
-/** The coordinator's writer onto the cluster's `__consumer_offsets`: each group's records go to its partition, stamped with the virtual time. */
-export class OffsetsTopicWriter implements CoordinatorRecordWriter {
-  constructor(
-    private readonly clock: Pick<VirtualClock, 'now'>,
-    private readonly partitionOf: (groupId: string) => CoordinatorRecordLog,
-  ) {}
-
-  write(groupId: string, records: readonly CoordinatorRecord[], producerId?: number): void {
-    this.partitionOf(groupId).append(records, this.clock.now, producerId ?? null);
-  }
-
-  endTransaction(groupId: string, producerId: number, result: TransactionResult): void {
-    this.partitionOf(groupId).endTransaction(producerId, result, this.clock.now);
   }
 }

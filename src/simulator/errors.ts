@@ -1,3 +1,5 @@
+import { errorCodeOf } from '../protocol/errorCodes';
+
 /** Kafka error names the simulated coordinator answers with (org.apache.kafka.common.protocol.Errors). */
 export type KafkaErrorCode =
   | 'NONE'
@@ -33,3 +35,17 @@ export const FATAL_JOIN_ERRORS: ReadonlySet<KafkaErrorCode> = new Set<KafkaError
   'GROUP_MAX_SIZE_REACHED',
   'FENCED_INSTANCE_ID',
 ]);
+
+/**
+ * A Kafka ApiException: the error the request fails with (its Errors name and code) and Kafka's
+ * message. The handler throws it before changing anything, so a failed request loses nothing.
+ */
+export class KafkaApiError extends Error {
+  readonly errorCode: number;
+
+  constructor(readonly errorName: string, message: string) {
+    super(message);
+    this.name = 'KafkaApiError';
+    this.errorCode = errorCodeOf(errorName);
+  }
+}

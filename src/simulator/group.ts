@@ -5,9 +5,9 @@
  */
 import type { GroupState } from '../model/types';
 import type { KafkaErrorCode } from './errors';
+import type { GroupType } from './protocol';
 
-/** Group.GroupType */
-export type GroupType = 'classic' | 'consumer';
+export type { GroupType } from './protocol';
 
 export interface CommittedOffset {
   offset: number;

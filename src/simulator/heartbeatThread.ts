@@ -6,9 +6,20 @@
  */
 import type { ScheduledTask } from './clock';
 import type { ConsumerHost } from './consumerConfig';
-import type { ConsumerCoordinator } from './consumerCoordinator';
+import type { KafkaErrorCode } from './errors';
 import { Heartbeat } from './heartbeat';
 import type { HeartbeatResponse } from './protocol';
+
+/**
+ * What the heartbeat thread reads of the classic membership it keeps alive and tells it of each reply
+ * (Kafka's AbstractCoordinator, whose inner HeartbeatThread this is); the ConsumerCoordinator implements it.
+ */
+export interface HeartbeatMembership {
+  readonly generationId: number;
+  readonly memberId: string;
+  canHeartbeat(): boolean;
+  onHeartbeatResponse(error: KafkaErrorCode, sentGeneration: number, sentMemberId: string): void;
+}
 
 export class HeartbeatThread {
   heartbeat: Heartbeat;
@@ -25,7 +36,7 @@ export class HeartbeatThread {
 
   constructor(
     private readonly host: ConsumerHost,
-    private readonly coordinator: ConsumerCoordinator,
+    private readonly coordinator: HeartbeatMembership,
   ) {
     this.heartbeat = new Heartbeat(host.config, host.env.clock.now);
   }

@@ -3,7 +3,7 @@
  * baseOffsets[i] and carries timestamp timestamps[i]; it ends where batch i+1 starts (or at the
  * high watermark). A million records appended in one call cost one slot.
  */
-import type { CoordinatorRecordLog } from './coordinatorRecordLog';
+import type { StoredBatch } from './storedBatches';
 import { TransactionIndex, type IsolationLevel, type ReadResult, type TransactionResult } from './transactionIndex';
 
 /** Something waiting for data, like a consumer blocked in poll(). Woken once per registration. */
@@ -11,9 +11,17 @@ export interface DataWaiter {
   onData(): void;
 }
 
+/**
+ * Records a partition keeps itself rather than generating them on fetch (`__consumer_offsets`): the
+ * batches a fetch from `from` returns. The coordinators' record log implements it.
+ */
+export interface StoredRecords {
+  read(from: number, isolation: IsolationLevel, maxRecords: number): StoredBatch[];
+}
+
 export class PartitionLog {
   /** The records themselves where the simulator keeps them (`__consumer_offsets`); null where Fetch generates them. */
-  storedRecords: CoordinatorRecordLog | null = null;
+  storedRecords: StoredRecords | null = null;
   private waiters: Set<DataWaiter> | null = null;
   private baseOffsets = new Float64Array(16);
   /** Running maximum of batch timestamps, so a binary search finds the first batch at or after t (like Kafka's time index). */

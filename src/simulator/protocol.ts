@@ -5,8 +5,14 @@
  * assignments are carried decoded (ConsumerProtocol Subscription / Assignment).
  */
 import type { GroupState, TopicPartition } from '../model/types';
-import type { GroupType } from './group';
 import type { KafkaErrorCode } from './errors';
+
+/** Group.GroupType */
+export type GroupType = 'classic' | 'consumer';
+
+/** ConsumerGroupHeartbeatRequest's sentinel epochs: a member leaving, a static member leaving for now. */
+export const LEAVE_GROUP_MEMBER_EPOCH = -1;
+export const LEAVE_GROUP_STATIC_MEMBER_EPOCH = -2;
 
 /** ConsumerProtocol Subscription, decoded. */
 export interface ConsumerSubscription {

@@ -5,76 +5,13 @@
 import { MAX_CLUSTER_PARTITIONS } from './cluster';
 import { CONSUMER_DEFAULTS } from './consumer';
 import { groupProtocolIssues } from './consumerConfig';
-import type { AssignorName, ConsumerSpec } from './control';
+import type { AssignorName } from './control';
 import { DEFAULT_COORDINATOR_CONFIG } from './coordinator';
-import { CONSUMER_GROUP_MIGRATION_POLICIES, type ConsumerGroupMigrationPolicy } from './consumerGroup';
+import { CONSUMER_GROUP_MIGRATION_POLICIES } from './consumerGroup';
 import { scenarioWorkIssues } from './scenarioWork';
+import type { Scenario } from './scenarioTypes';
 
-export interface ScenarioConsumer extends Omit<ConsumerSpec, 'topics'> {
-  /** Name used by actions ("crash orders-2"); also the control handle. */
-  id: string;
-  /** Required, except for a consumer-protocol member that subscribes with subscribedTopicRegex. */
-  topics?: string[];
-}
-
-export interface ScenarioProducer {
-  id?: string;
-  topic: string;
-  recordsPerSecond: number;
-  durationMs?: number;
-  /** Virtual time at which it starts; default 0. */
-  startAtMs?: number;
-}
-
-export interface ScenarioOffset {
-  topic: string;
-  partition: number;
-  offset: number;
-  metadata?: string;
-}
-
-export type ScenarioAction =
-  | { atMs: number; type: 'join'; consumer: ScenarioConsumer }
-  | { atMs: number; type: 'leave' | 'crash' | 'restart'; consumer: string }
-  | { atMs: number; type: 'pause'; consumer: string; durationMs: number }
-  | { atMs: number; type: 'produce'; topic: string; records: number; partition?: number }
-  | { atMs: number; type: 'commit'; groupId: string; offsets: ScenarioOffset[] }
-  | { atMs: number; type: 'startProducer'; producer: ScenarioProducer }
-  | { atMs: number; type: 'stopProducer'; producer: string }
-  | { atMs: number; type: 'beginTransaction' | 'commitTransaction'; transactionalId: string }
-  /** `rewindConsumer` seeks that consumer back to its committed offsets, so the aborted input is read again. */
-  | { atMs: number; type: 'abortTransaction'; transactionalId: string; rewindConsumer?: string }
-  | { atMs: number; type: 'produceTransactional'; transactionalId: string; topic: string; records: number; partition?: number }
-  | { atMs: number; type: 'sendOffsetsToTransaction'; transactionalId: string; consumer: string };
-
-export interface ScenarioTopic {
-  name: string;
-  partitions: number;
-  /** Records appended to every partition (spread evenly) before the start. */
-  initialRecords?: number;
-}
-
-export interface Scenario {
-  name?: string;
-  description?: string;
-  seed?: number;
-  /** How long to run, in virtual milliseconds. */
-  durationMs: number;
-  cluster?: { brokers?: number; host?: string; basePort?: number; clusterId?: string };
-  coordinator?: {
-    initialRebalanceDelayMs?: number;
-    minSessionTimeoutMs?: number;
-    maxSessionTimeoutMs?: number;
-    maxGroupSize?: number;
-    offsetsRetentionMs?: number;
-    /** group.consumer.migration.policy: which online conversions between classic and consumer groups run. */
-    consumerGroupMigrationPolicy?: ConsumerGroupMigrationPolicy;
-  };
-  topics: ScenarioTopic[];
-  consumers?: ScenarioConsumer[];
-  producers?: ScenarioProducer[];
-  actions?: ScenarioAction[];
-}
+export type { Scenario, ScenarioAction, ScenarioConsumer, ScenarioOffset, ScenarioProducer, ScenarioTopic } from './scenarioTypes';
 
 export class ScenarioValidationError extends Error {
   constructor(readonly issues: string[]) {

@@ -6,7 +6,7 @@
  * to read, so at most one per record) and per producer (one flush a second).
  */
 import { CONSUMER_DEFAULTS } from './consumer';
-import type { Scenario, ScenarioConsumer, ScenarioProducer } from './scenarioSchema';
+import type { Scenario, ScenarioConsumer, ScenarioProducer } from './scenarioTypes';
 
 /** Engine events a scenario may imply. */
 export const MAX_SCENARIO_EVENTS = 10_000_000;

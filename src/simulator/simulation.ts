@@ -8,7 +8,7 @@ import { ClusterTopicImage } from './consumerGroupSeams';
 import type { AssignorName, ConsumerSpec, ProducerSpec, SimulatedConsumerInfo, SimulatorControl } from './control';
 import { GroupCoordinator, type CoordinatorConfig } from './coordinator';
 import { CONSUMER_DEFAULTS, SimulatedConsumer, type ConsumerConfig } from './consumer';
-import { OffsetsTopicWriter } from './coordinatorRecordLog';
+import { GROUP_COORDINATOR_RECORD_SERDE, OffsetsTopicWriter } from './offsetsTopicWriter';
 import { groupIdOf } from './coordinatorRecords';
 import { groupProtocolIssues } from './consumerConfig';
 import { EventLog } from './eventLog';
@@ -50,7 +50,7 @@ export class Simulation implements SimulatorControl {
   constructor(options: SimulationOptions = {}) {
     this.clock = new VirtualClock(options.startTime ?? 0);
     this.random = new SeededRandom(options.seed ?? 1);
-    this.cluster = new SimCluster(this.random, options.cluster);
+    this.cluster = new SimCluster(this.random, options.cluster, GROUP_COORDINATOR_RECORD_SERDE);
     this.events = new EventLog(options.eventsPerGroup);
     const records = new OffsetsTopicWriter(this.clock, (groupId) => this.cluster.offsetsTopicRecords(groupId));
     this.coordinator = new GroupCoordinator(

@@ -7,8 +7,8 @@
 import type { TopicPartition } from '../model/types';
 import type { VirtualClock } from './clock';
 import type { SimCluster } from './cluster';
-import type { GroupCoordinator } from './coordinator';
 import type { KafkaErrorCode } from './errors';
+import type { GroupCoordinatorClient } from './groupCoordinatorClient';
 import type { PartitionLog } from './partitionLog';
 import { forEachShare } from './producer';
 import type { OffsetCommitResponse } from './protocol';
@@ -17,7 +17,7 @@ import type { TransactionResult } from './transactionIndex';
 export interface TransactionalProducerEnvironment {
   clock: VirtualClock;
   cluster: SimCluster;
-  coordinator: GroupCoordinator;
+  coordinator: GroupCoordinatorClient;
 }
 
 /** consumer.groupMetadata(): what TxnOffsetCommit carries so the coordinator can fence zombies. */

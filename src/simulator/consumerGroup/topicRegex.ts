@@ -5,7 +5,7 @@
  * refused here with RE2/J's own error descriptions, and the rest is translated to a JavaScript RegExp.
  */
 import { errorMessage } from '../../protocol/errors';
-import { KafkaApiError } from './types';
+import { KafkaApiError } from '../errors';
 
 /** What RE2/J's parser says about a construct it refuses (PatternSyntaxException.getDescription()). */
 function re2Refusal(regex: string): string | undefined {

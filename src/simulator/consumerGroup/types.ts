@@ -3,7 +3,8 @@
  * org.apache.kafka.coordinator.group.modern.consumer package and the consumer-group half of
  * GroupMetadataManager). Topic ids are Kafka Uuids in their base64 text; partitions are numbers.
  */
-import { errorCodeOf } from '../../protocol/errorCodes';
+export { KafkaApiError } from '../errors';
+export { LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH } from '../protocol';
 
 /** MemberState, with the byte Kafka writes in ConsumerGroupCurrentMemberAssignmentValue.state. */
 export enum MemberState {
@@ -91,24 +92,6 @@ export const DEFAULT_CONSUMER_GROUP_CONFIG: ConsumerGroupConfig = {
   assignors: ['uniform', 'range'],
   assignmentIntervalMs: 1000,
 };
-
-/** ConsumerGroupHeartbeatRequest's sentinel epochs. */
-export const LEAVE_GROUP_MEMBER_EPOCH = -1;
-export const LEAVE_GROUP_STATIC_MEMBER_EPOCH = -2;
-
-/**
- * A Kafka ApiException: the error the request fails with (its Errors name and code) and Kafka's
- * message. The handler throws it before changing anything, so a failed request loses nothing.
- */
-export class KafkaApiError extends Error {
-  readonly errorCode: number;
-
-  constructor(readonly errorName: string, message: string) {
-    super(message);
-    this.name = 'KafkaApiError';
-    this.errorCode = errorCodeOf(errorName);
-  }
-}
 
 /** Deep copy of a PartitionEpochs as mutable maps. */
 export function copyPartitionEpochs(source: PartitionEpochs): Map<string, Map<number, number>> {

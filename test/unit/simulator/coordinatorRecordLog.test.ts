@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ACTIVE_SEGMENT_RECORDS, CoordinatorRecordLog, DELETE_RETENTION_MS } from '../../../src/simulator/coordinatorRecordLog';
 import { newOffsetCommitRecord, newOffsetCommitTombstoneRecord, type CoordinatorRecord } from '../../../src/simulator/coordinatorRecords';
+import { GROUP_COORDINATOR_RECORD_SERDE } from '../../../src/simulator/offsetsTopicWriter';
 import { PartitionLog } from '../../../src/simulator/partitionLog';
 
 /** A record of key `name` (an offset commit of topic `name`) whose value says `text` (its metadata); text null: a tombstone. */
@@ -14,13 +15,13 @@ function keyName(record: CoordinatorRecord): string {
   return record.type === 'OffsetCommit' ? record.key.topic : '';
 }
 
-function newLog(): { log: PartitionLog; records: CoordinatorRecordLog } {
+function newLog(): { log: PartitionLog; records: CoordinatorRecordLog<CoordinatorRecord> } {
   const log = new PartitionLog();
-  return { log, records: new CoordinatorRecordLog(log) };
+  return { log, records: new CoordinatorRecordLog(log, GROUP_COORDINATOR_RECORD_SERDE) };
 }
 
 /** The newest value of each key a reader of the whole log ends with (tombstones delete). */
-function replayed(records: CoordinatorRecordLog): Map<string, string> {
+function replayed(records: CoordinatorRecordLog<CoordinatorRecord>): Map<string, string> {
   const state = new Map<string, string>();
   for (const batch of records.read(0, 'read_committed', Infinity)) {
     for (const { record } of batch.records) {
