@@ -188,10 +188,10 @@ export class ClassicProtocolMembers {
     }
     this.handler.commit(group, records, { text: cause, removal: 'member-left' });
     if (replacedMemberId !== undefined) {
-      this.handler.cancelTimers(groupId, replacedMemberId);
+      this.handler.timeouts.cancelTimers(groupId, replacedMemberId);
     }
     this.options.timer.cancel(consumerGroupJoinKey(groupId, updatedMember.memberId));
-    this.handler.scheduleSessionTimeout(groupId, updatedMember.memberId, request.sessionTimeoutMs);
+    this.handler.timeouts.scheduleSessionTimeout(groupId, updatedMember.memberId, request.sessionTimeoutMs);
     this.scheduleFence(consumerGroupSyncKey(groupId, updatedMember.memberId), groupId, updatedMember.memberId,
       request.rebalanceTimeoutMs, 'the member failed to sync within timeout.');
     return response;
@@ -219,7 +219,7 @@ export class ClassicProtocolMembers {
         `A new rebalance is triggered in group ${group.groupId} and member ${member.memberId} should rejoin to catch up.`);
     }
     this.options.timer.cancel(consumerGroupSyncKey(group.groupId, member.memberId));
-    this.handler.scheduleSessionTimeout(group.groupId, member.memberId, member.classicMemberMetadata?.sessionTimeoutMs);
+    this.handler.timeouts.scheduleSessionTimeout(group.groupId, member.memberId, member.classicMemberMetadata?.sessionTimeoutMs);
     const assignment: NamedTopicPartition[] = [];
     for (const [topicId, partitions] of member.assignedPartitions) {
       const topic = this.options.metadataImage.topicById(topicId)?.name;
@@ -239,7 +239,7 @@ export class ClassicProtocolMembers {
     const member = this.validateMember(group, memberId, groupInstanceId);
     throwIfMemberDoesNotUseClassicProtocol(member);
     throwIfGenerationIdUnmatched(memberId, member.memberEpoch, generationId);
-    this.handler.scheduleSessionTimeout(groupId, memberId, member.classicMemberMetadata?.sessionTimeoutMs);
+    this.handler.timeouts.scheduleSessionTimeout(groupId, memberId, member.classicMemberMetadata?.sessionTimeoutMs);
     if (member.memberEpoch < group.groupEpoch || member.state === MemberState.UNREVOKED_PARTITIONS
       || (member.state === MemberState.UNRELEASED_PARTITIONS && !group.waitingOnUnreleasedPartition(member))) {
       this.scheduleJoinTimeoutIfAbsent(groupId, member);
@@ -275,7 +275,7 @@ export class ClassicProtocolMembers {
         throwIfMemberDoesNotUseClassicProtocol(member);
         memberId = member.memberId;
         records.push(...removeMemberRecords(groupId, memberId));
-        this.handler.cancelTimers(groupId, memberId);
+        this.handler.timeouts.cancelTimers(groupId, memberId);
         leftIds.add(memberId);
         left.push(`${memberId} (client reason: ${identity.reason ?? 'not provided'})`);
         results.push({ memberId, groupInstanceId: identity.groupInstanceId, errorName: 'NONE' });

@@ -1,6 +1,7 @@
 /**
  * The consumer-group half of Kafka 4.4's GroupMetadataManager: ConsumerGroupHeartbeat (join with epoch 0,
- * heartbeats, leave with -1, static leave with -2), the session and rebalance timers, regex resolution,
+ * heartbeats, leave with -1, static leave with -2), what its session and rebalance timers do (they are kept
+ * in consumerGroupTimeouts.ts), regex resolution,
  * the group epoch, the target assignment (batched by group.consumer.assignment.interval.ms) and each
  * member's reconciliation. Every change is a list of records, written to the record sink and replayed
  * into the group in Kafka's order; a request that fails throws a KafkaApiError before writing anything.
@@ -19,7 +20,7 @@ import {
 } from './consumerGroupMember';
 import { reconcileMember } from './currentAssignmentBuilder';
 import {
-  computeTargetAssignment, metadataHashOf, preferredServerAssignor, removeMemberRecords, replaceMemberRecords, resolveRegularExpressionRecords,
+  computeTargetAssignment, groupTombstoneRecords, metadataHashOf, preferredServerAssignor, removeMemberRecords, replaceMemberRecords, resolveRegularExpressionRecords,
   targetAssignmentOf, unusedRegexTombstones,
 } from './groupChanges';
 import {
@@ -27,10 +28,8 @@ import {
   throwIfMemberEpochIsInvalid, throwIfStaticMemberIsUnknown, unknownMember,
 } from './heartbeatValidation';
 import * as recordsOf from './records';
-import {
-  canComputeNextTargetAssignment, consumerGroupJoinKey, consumerGroupRebalanceTimeoutKey, consumerGroupRegexResolutionKey, consumerGroupSessionTimeoutKey,
-  consumerGroupSyncKey, type ConsumerGroupHeartbeatHandlerOptions, type HeartbeatContext,
-} from './heartbeatSeam';
+import { ConsumerGroupTimeouts } from './consumerGroupTimeouts';
+import { canComputeNextTargetAssignment, type ConsumerGroupHeartbeatHandlerOptions, type HeartbeatContext } from './heartbeatSeam';
 import type { UpgradedGroup } from './onlineMigration';
 import { resolvedTopics } from '../targetAssignmentBuilder';
 import {
@@ -44,12 +43,22 @@ export class ConsumerGroupHeartbeatHandler {
   private readonly groups = new Map<string, ConsumerGroup>();
   readonly config: ConsumerGroupConfig;
   private readonly recorder: ConsumerGroupEventRecorder;
+  /** The members' session and rebalance timers and the regex resolution (consumerGroupTimeouts.ts). */
+  readonly timeouts: ConsumerGroupTimeouts;
   /** Bumped on every metadata change; the version of the image a regex was resolved against. */
   private metadataVersion = 1n;
 
   constructor(private readonly options: ConsumerGroupHeartbeatHandlerOptions) {
     this.config = { ...DEFAULT_CONSUMER_GROUP_CONFIG, ...options.config };
     this.recorder = new ConsumerGroupEventRecorder(options.events, options.metadataImage, options.now);
+    this.timeouts = new ConsumerGroupTimeouts(options.timer, this.config.sessionTimeoutMs, {
+      group: (groupId) => this.groups.get(groupId),
+      fence: (group, member, cause) => this.consumerGroupFenceMember(group, member, cause),
+      resolveRegularExpressions: (group) => {
+        const records = resolveRegularExpressionRecords(group, this.options.metadataImage, this.metadataVersion, this.options.now());
+        this.commit(group, records, { text: 'Received updated regular expressions', removal: 'member-left' });
+      },
+    });
   }
 
   group(groupId: string): ConsumerGroup | undefined {
@@ -124,20 +133,11 @@ export class ConsumerGroupHeartbeatHandler {
     if (group === undefined) {
       return;
     }
-    // ConsumerGroup.createGroupTombstoneRecords' order: current assignments, targets, target epoch, members, regexes, epoch.
-    const memberIds = [...group.members.keys()];
-    const records = [
-      ...memberIds.map((memberId) => recordsOf.newConsumerGroupCurrentAssignmentTombstoneRecord(groupId, memberId)),
-      ...memberIds.map((memberId) => recordsOf.newConsumerGroupTargetAssignmentTombstoneRecord(groupId, memberId)),
-      recordsOf.newConsumerGroupTargetAssignmentEpochTombstoneRecord(groupId),
-      ...memberIds.map((memberId) => recordsOf.newConsumerGroupMemberSubscriptionTombstoneRecord(groupId, memberId)),
-      ...[...group.resolvedRegularExpressions.keys()].map((regex) => recordsOf.newConsumerGroupRegularExpressionTombstoneRecord(groupId, regex)),
-      recordsOf.newConsumerGroupEpochTombstoneRecord(groupId),
-    ];
+    const records = groupTombstoneRecords(group);
     for (const memberId of group.members.keys()) {
-      this.cancelTimers(groupId, memberId);
+      this.timeouts.cancelTimers(groupId, memberId);
     }
-    this.options.timer.cancel(consumerGroupRegexResolutionKey(groupId));
+    this.timeouts.cancelRegexResolution(groupId);
     this.commit(group, records, typeof cause === 'string' ? { text: cause, removal: 'member-left' } : cause,
       downgradedTo === undefined ? undefined : { kind: 'downgrade', classicMembers: downgradedTo });
     this.groups.delete(groupId);
@@ -160,7 +160,7 @@ export class ConsumerGroupHeartbeatHandler {
         group.metadataRefreshRequested = true;
       }
       if (group.subscribedRegularExpressions().size > 0) {
-        this.scheduleRegexResolution(group.groupId);
+        this.timeouts.scheduleRegexResolution(group.groupId);
       }
     }
   }
@@ -233,17 +233,17 @@ export class ConsumerGroupHeartbeatHandler {
       clientId: context.clientId,
       clientHost: context.clientHost,
     }, null), replacedMemberId, owned, records);
-    this.scheduleSessionTimeout(groupId, updatedMember.memberId);
+    this.timeouts.scheduleSessionTimeout(groupId, updatedMember.memberId);
 
     this.groups.set(groupId, group);
     group.metadataRefreshRequested = false;
     this.commit(group, records, { text: cause, removal: 'member-left' }, upgrade === undefined ? undefined : { kind: 'upgrade' });
     if (replacedMemberId !== undefined) {
-      this.cancelTimers(groupId, replacedMemberId);
+      this.timeouts.cancelTimers(groupId, replacedMemberId);
     }
     for (const converted of upgrade?.group.members.values() ?? []) {
       if (converted.memberId !== updatedMember.memberId && converted.classicMemberMetadata !== null) {
-        this.scheduleSessionTimeout(groupId, converted.memberId, converted.classicMemberMetadata.sessionTimeoutMs);
+        this.timeouts.scheduleSessionTimeout(groupId, converted.memberId, converted.classicMemberMetadata.sessionTimeoutMs);
       }
     }
 
@@ -304,7 +304,7 @@ export class ConsumerGroupHeartbeatHandler {
       records.push(...unusedRegexTombstones(group, member.subscribedTopicRegex, [member.memberId, replacedMemberId]));
       if (updatedMember.subscribedTopicRegex !== '' && !group.resolvedRegularExpressions.has(updatedMember.subscribedTopicRegex)) {
         // Kafka resolves a new regex asynchronously and bumps the epoch again when the result comes back.
-        this.scheduleRegexResolution(groupId);
+        this.timeouts.scheduleRegexResolution(groupId);
       }
     }
     let groupEpoch = group.groupEpoch;
@@ -364,9 +364,9 @@ export class ConsumerGroupHeartbeatHandler {
         return updated;
       }
       if (updated.state === MemberState.UNREVOKED_PARTITIONS) {
-        this.scheduleRebalanceTimeout(group.groupId, updated.memberId, updated.memberEpoch, updated.rebalanceTimeoutMs);
+        this.timeouts.scheduleRebalanceTimeout(group.groupId, updated.memberId, updated.memberEpoch, updated.rebalanceTimeoutMs);
       } else {
-        this.options.timer.cancel(consumerGroupRebalanceTimeoutKey(group.groupId, updated.memberId));
+        this.timeouts.cancelRebalanceTimeout(group.groupId, updated.memberId);
       }
     }
     return updated;
@@ -414,7 +414,7 @@ export class ConsumerGroupHeartbeatHandler {
     records.push(...removeMemberRecords(group.groupId, member.memberId), ...unusedRegexTombstones(group, member.subscribedTopicRegex, [member.memberId]));
     const remaining = [...group.members.values()].filter((other) => other.memberId !== member.memberId);
     records.push(recordsOf.newConsumerGroupEpochRecord(group.groupId, group.groupEpoch + 1, metadataHashOf(group, remaining, this.options.metadataImage)));
-    this.cancelTimers(group.groupId, member.memberId);
+    this.timeouts.cancelTimers(group.groupId, member.memberId);
     this.commit(group, records, cause);
   }
 
@@ -424,46 +424,5 @@ export class ConsumerGroupHeartbeatHandler {
     }
     this.options.records(records);
     this.recorder.replay(group, records, cause, conversion);
-  }
-
-  private scheduleRegexResolution(groupId: string): void {
-    this.options.timer.schedule(consumerGroupRegexResolutionKey(groupId), 0, () => {
-      const group = this.groups.get(groupId);
-      if (group !== undefined && group.state !== 'Dead') {
-        const records = resolveRegularExpressionRecords(group, this.options.metadataImage, this.metadataVersion, this.options.now());
-        this.commit(group, records, { text: 'Received updated regular expressions', removal: 'member-left' });
-      }
-    });
-  }
-
-  /** The session timeout of a member: group.consumer.session.timeout.ms, or a classic member's own. */
-  scheduleSessionTimeout(groupId: string, memberId: string, sessionTimeoutMs = this.config.sessionTimeoutMs): void {
-    this.options.timer.schedule(consumerGroupSessionTimeoutKey(groupId, memberId), sessionTimeoutMs, () => {
-      const group = this.groups.get(groupId);
-      const member = group?.member(memberId);
-      if (group !== undefined && member !== undefined) {
-        this.consumerGroupFenceMember(group, member, { text: `Member ${memberId} fenced from the group because the member session expired.`, removal: 'member-expired' });
-      }
-    });
-  }
-
-  private scheduleRebalanceTimeout(groupId: string, memberId: string, memberEpoch: number, rebalanceTimeoutMs: number): void {
-    this.options.timer.schedule(consumerGroupRebalanceTimeoutKey(groupId, memberId), rebalanceTimeoutMs, () => {
-      const group = this.groups.get(groupId);
-      const member = group?.member(memberId);
-      if (group !== undefined && member?.memberEpoch === memberEpoch) {
-        this.consumerGroupFenceMember(group, member, {
-          text: `Member ${memberId} fenced from the group because it failed to transition from epoch ${memberEpoch} within ${rebalanceTimeoutMs}ms.`,
-          removal: 'poll-timeout',
-        });
-      }
-    });
-  }
-
-  cancelTimers(groupId: string, memberId: string): void {
-    this.options.timer.cancel(consumerGroupSessionTimeoutKey(groupId, memberId));
-    this.options.timer.cancel(consumerGroupRebalanceTimeoutKey(groupId, memberId));
-    this.options.timer.cancel(consumerGroupJoinKey(groupId, memberId));
-    this.options.timer.cancel(consumerGroupSyncKey(groupId, memberId));
   }
 }

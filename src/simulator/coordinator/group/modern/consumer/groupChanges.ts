@@ -28,6 +28,20 @@ export function removeMemberRecords(groupId: string, memberId: string): recordsO
   ];
 }
 
+/** ConsumerGroup.createGroupTombstoneRecords, in its order: current assignments, targets, target epoch, members, regexes, epoch. */
+export function groupTombstoneRecords(group: ConsumerGroup): recordsOf.ConsumerGroupRecord[] {
+  const groupId = group.groupId;
+  const memberIds = [...group.members.keys()];
+  return [
+    ...memberIds.map((memberId) => recordsOf.newConsumerGroupCurrentAssignmentTombstoneRecord(groupId, memberId)),
+    ...memberIds.map((memberId) => recordsOf.newConsumerGroupTargetAssignmentTombstoneRecord(groupId, memberId)),
+    recordsOf.newConsumerGroupTargetAssignmentEpochTombstoneRecord(groupId),
+    ...memberIds.map((memberId) => recordsOf.newConsumerGroupMemberSubscriptionTombstoneRecord(groupId, memberId)),
+    ...[...group.resolvedRegularExpressions.keys()].map((regex) => recordsOf.newConsumerGroupRegularExpressionTombstoneRecord(groupId, regex)),
+    recordsOf.newConsumerGroupEpochTombstoneRecord(groupId),
+  ];
+}
+
 /** replaceMember: the old static member's tombstones, then the new one with the old one's target and assignment. */
 export function replaceMemberRecords(group: ConsumerGroup, oldMember: ConsumerGroupMember, newMember: ConsumerGroupMember): recordsOf.ConsumerGroupRecord[] {
   return [
