@@ -21,7 +21,7 @@ import { javaStringHashCode } from '../src/protocol/offsetsPartition';
 import { assign } from '../src/simulator/assignors/index';
 import { compareJavaStrings } from '../src/simulator/assignors/memberOrder';
 import type { AssignInput, AssignorMember, AssignorName, AssignResult } from '../src/simulator/assignors/types';
-import { SeededRandom } from '../src/simulator/random';
+import { SeededRandom } from '../src/simulator/common/random';
 import { cacheDir, prepareJavaHarness, type JavaHarness } from './java/javaHarness';
 import { runServerAssignorBench } from './serverAssignorBench';
 

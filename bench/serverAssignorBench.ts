@@ -6,8 +6,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { assign } from '../src/simulator/consumerGroup/assignors/index';
-import type { GroupAssignment } from '../src/simulator/consumerGroup/assignors/types';
+import { assign } from '../src/simulator/coordinator/group/assignor/index';
+import type { GroupAssignment } from '../src/simulator/coordinator/group/assignor/types';
 import { canonicalJson } from './java/canonicalAssignment';
 import { prepareServerAssignorHarness } from './java/javaHarness';
 import { largeServerCases } from './serverAssignorCases';

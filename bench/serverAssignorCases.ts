@@ -1,12 +1,12 @@
-import { assign, subscriptionTypeOf } from '../src/simulator/consumerGroup/assignors/index';
-import type { MemberSpec, ServerAssignorName, TopicMetadata } from '../src/simulator/consumerGroup/assignors/types';
-import { SeededRandom } from '../src/simulator/random';
+import { assign, subscriptionTypeOf } from '../src/simulator/coordinator/group/assignor/index';
+import type { MemberSpec, ServerAssignorName, TopicMetadata } from '../src/simulator/coordinator/group/assignor/types';
+import { SeededRandom } from '../src/simulator/common/random';
 import {
   asCurrentAssignment,
   randomTopicId,
   shuffled,
   type ServerAssignorCase,
-} from '../test/unit/simulator/consumerGroup/assignors/randomGroupSpecs';
+} from '../test/unit/simulator/coordinator/group/assignor/randomGroupSpecs';
 
 /**
  * Large inputs for the server assignors, shared by the Java cross-check and the benchmark: fresh groups, and

@@ -1,4 +1,4 @@
-import type { GroupAssignment } from '../../src/simulator/consumerGroup/assignors/types';
+import type { GroupAssignment } from '../../src/simulator/coordinator/group/assignor/types';
 
 /**
  * The canonical text ServerAssignorHarness prints for a GroupAssignment: members and topic ids sorted (Java's

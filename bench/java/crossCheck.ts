@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { assign } from '../../src/simulator/assignors/index';
 import type { AssignInput, AssignorName, AssignResult } from '../../src/simulator/assignors/types';
-import { SeededRandom } from '../../src/simulator/random';
+import { SeededRandom } from '../../src/simulator/common/random';
 import { randomGroup, withRandomClaims } from '../../test/unit/simulator/assignors/randomGroups';
 import { cacheDir, prepareJavaHarness } from './javaHarness';
 

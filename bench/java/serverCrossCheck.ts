@@ -10,10 +10,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { assign } from '../../src/simulator/consumerGroup/assignors/index';
-import type { ServerAssignorName } from '../../src/simulator/consumerGroup/assignors/types';
-import { SeededRandom } from '../../src/simulator/random';
-import { randomServerCase, type RandomSpecOptions, type ServerAssignorCase } from '../../test/unit/simulator/consumerGroup/assignors/randomGroupSpecs';
+import { assign } from '../../src/simulator/coordinator/group/assignor/index';
+import type { ServerAssignorName } from '../../src/simulator/coordinator/group/assignor/types';
+import { SeededRandom } from '../../src/simulator/common/random';
+import { randomServerCase, type RandomSpecOptions, type ServerAssignorCase } from '../../test/unit/simulator/coordinator/group/assignor/randomGroupSpecs';
 import { largeServerCases } from '../serverAssignorCases';
 import { canonicalJson } from './canonicalAssignment';
 import { ourReconciliation, randomReconciliationCase } from './server/reconciliationCases';

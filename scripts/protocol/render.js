@@ -675,8 +675,21 @@ function renderAllMessages(messages, kafkaVersion, fileNameOf) {
 function renderErrorTable(errors, kafkaVersion) {
   const code = new Code();
   code.lines.push(header(kafkaVersion, 'org.apache.kafka.common.protocol.Errors (printed by scripts/protocol/DumpErrors.java)'));
-  code.line("import type { KafkaErrorInfo } from '../errorCodes';");
-  code.line();
+  for (const line of [
+    '/** One entry of the Errors enum (errorCodes.ts re-exports it: the table owns its row type and imports nothing). */',
+    'export interface KafkaErrorInfo {',
+    '  readonly code: number;',
+    '  /** The enum constant, e.g. NOT_COORDINATOR. */',
+    '  readonly name: string;',
+    '  /** Whether Kafka\'s exception for it is a RetriableException (the client may retry the same request). */',
+    '  readonly retriable: boolean;',
+    '  /** The exception\'s default message ("" for NONE). */',
+    '  readonly message: string;',
+    '}',
+    '',
+  ]) {
+    code.lines.push(line);
+  }
   code.open('export const errorTable: readonly KafkaErrorInfo[] = [');
   for (const error of errors) {
     code.line(`{ code: ${error.code}, name: ${JSON.stringify(error.name)}, retriable: ${error.retriable}, message: ${JSON.stringify(error.message)} },`);

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { SimKafkaServer } from '../simulator/server/kafkaServer';
-import { SimSource } from '../simulator/simSource';
+import { SimSource } from '../simulator/editor/simSource';
 import type { SourceRegistry } from '../sources/sourceRegistry';
 import type { TreeNode } from '../views/treeNodes';
 import { COMMANDS } from '../constants';

@@ -3,7 +3,7 @@
  * the simulator's control, logs what it did, and reloads the cluster so the effect shows at once.
  */
 import * as vscode from 'vscode';
-import type { ProducerSpec, SimulatorControl } from '../simulator/control';
+import type { ProducerSpec, SimulatorControl } from '../simulator/common/control';
 import type { GroupsView } from '../views/groupsView';
 import type { SourceRegistry } from '../sources/sourceRegistry';
 import type { TreeNode } from '../views/treeNodes';

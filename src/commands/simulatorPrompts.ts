@@ -3,7 +3,7 @@
  * they run (and are tested) without the editor. Each returns what to do, or undefined when the user
  * cancelled a step.
  */
-import type { AssignorName, ConsumerSpec, ProducerSpec, SimulatorControl } from '../simulator/control';
+import type { AssignorName, ConsumerSpec, ProducerSpec, SimulatorControl } from '../simulator/common/control';
 import {
   consumerCountRule,
   maxPollIntervalRule,

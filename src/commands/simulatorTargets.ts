@@ -3,7 +3,7 @@
  * node's cluster, and for member rows the simulated consumer's handle. Members are matched through
  * `listConsumers(groupId)` at the moment the command runs, so a row that went stale gives a clear error.
  */
-import type { SimulatedConsumerInfo, SimulatorControl } from '../simulator/control';
+import type { SimulatedConsumerInfo, SimulatorControl } from '../simulator/common/control';
 import type { SourceRegistry } from '../sources/sourceRegistry';
 import type { TreeNode } from '../views/treeNodes';
 

@@ -1,16 +1,8 @@
 // The one table of Kafka's error codes: every entry of Kafka 4.4.0's Errors enum (messages/errorTable.ts, taken
 // from the kafka-clients jar by the generator), with the lookups the client and the simulator need.
-import { errorTable } from './messages/errorTable';
+import { errorTable, type KafkaErrorInfo } from './messages/errorTable';
 
-export interface KafkaErrorInfo {
-  readonly code: number;
-  /** The enum constant, e.g. NOT_COORDINATOR. */
-  readonly name: string;
-  /** Whether Kafka's exception for it is a RetriableException (the client may retry the same request). */
-  readonly retriable: boolean;
-  /** The exception's default message ("" for NONE). */
-  readonly message: string;
-}
+export type { KafkaErrorInfo } from './messages/errorTable';
 
 const byCode = new Map(errorTable.map((error) => [error.code, error]));
 const byName = new Map(errorTable.map((error) => [error.name, error]));

@@ -2,19 +2,19 @@
  * One simulated cluster with its clock, coordinator, consumers and producers. It is the engine's
  * SimulatorControl: every control call acts at the current virtual time.
  */
-import { VirtualClock } from './clock';
-import { SimCluster, type ClusterOptions } from './cluster';
-import { ClusterTopicImage } from './consumerGroupSeams';
-import type { AssignorName, ConsumerSpec, ProducerSpec, SimulatedConsumerInfo, SimulatorControl } from './control';
-import { GroupCoordinator, type CoordinatorConfig } from './coordinator';
-import { CONSUMER_DEFAULTS, SimulatedConsumer, type ConsumerConfig } from './consumer';
-import { OffsetsTopicWriter } from './coordinatorRecordLog';
-import { groupIdOf } from './coordinatorRecords';
-import { groupProtocolIssues } from './consumerConfig';
-import { EventLog } from './eventLog';
-import { SimulatedProducer, type ProducerConfig } from './producer';
-import { SeededRandom } from './random';
-import { TransactionalProducer } from './transactionalProducer';
+import { VirtualClock } from './common/clock';
+import { SimCluster, type ClusterOptions } from './log/cluster';
+import { ClusterTopicImage } from './coordinator/group/consumerGroupSeams';
+import type { AssignorName, ConsumerSpec, ProducerSpec, SimulatedConsumerInfo, SimulatorControl } from './common/control';
+import { GroupCoordinator, type CoordinatorConfig } from './coordinator/group/groupCoordinator';
+import { CONSUMER_DEFAULTS, SimulatedConsumer, type ConsumerConfig } from './clients/consumer/consumer';
+import { GROUP_COORDINATOR_RECORD_SERDE, OffsetsTopicWriter } from './coordinator/group/offsetsTopicWriter';
+import { groupIdOf } from './coordinator/group/coordinatorRecords';
+import { groupProtocolIssues } from './clients/consumer/consumerConfig';
+import { EventLog } from './common/eventLog';
+import { SimulatedProducer, type ProducerConfig } from './clients/producer/producer';
+import { SeededRandom } from './common/random';
+import { TransactionalProducer } from './clients/producer/internals/transactionalProducer';
 
 export interface SimulationOptions {
   seed?: number;
@@ -50,7 +50,7 @@ export class Simulation implements SimulatorControl {
   constructor(options: SimulationOptions = {}) {
     this.clock = new VirtualClock(options.startTime ?? 0);
     this.random = new SeededRandom(options.seed ?? 1);
-    this.cluster = new SimCluster(this.random, options.cluster);
+    this.cluster = new SimCluster(this.random, options.cluster, GROUP_COORDINATOR_RECORD_SERDE);
     this.events = new EventLog(options.eventsPerGroup);
     const records = new OffsetsTopicWriter(this.clock, (groupId) => this.cluster.offsetsTopicRecords(groupId));
     this.coordinator = new GroupCoordinator(

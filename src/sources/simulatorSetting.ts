@@ -5,8 +5,8 @@
  */
 import * as vscode from 'vscode';
 import { CONTEXT_KEYS, SETTINGS } from '../constants';
-import { SimGroupAdmin } from '../simulator/simGroupAdmin';
-import { BUILT_IN_SCENARIO_NAMES, createDemoSimSource, isBuiltInScenarioName, type BuiltInScenarioName, type SimSource } from '../simulator/simSource';
+import { SimGroupAdmin } from '../simulator/admin/simGroupAdmin';
+import { BUILT_IN_SCENARIO_NAMES, createDemoSimSource, isBuiltInScenarioName, type BuiltInScenarioName, type SimSource } from '../simulator/editor/simSource';
 import { readCommittedLookup, type IsolationLevelLookup } from '../kafka/isolationLevels';
 import type { SourceRegistry } from './sourceRegistry';
 import { errorMessage } from '../protocol/errors';

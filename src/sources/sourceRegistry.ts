@@ -4,7 +4,7 @@
  */
 import type { ClusterSource, Unsubscribe } from '../model/clusterSource';
 import type { GroupAdmin } from '../model/groupAdmin';
-import type { SimulatorControl } from '../simulator/control';
+import type { SimulatorControl } from '../simulator/common/control';
 
 export interface RegisteredSource {
   readonly source: ClusterSource;

@@ -2,18 +2,22 @@
  * The tree's model: loads each cluster's group list, keeps the last good snapshot while a reload runs
  * (so rows do not flicker), and says which node changed. Group details are fetched when a group is
  * expanded. A source that lists its groups before their details (listGroupsOnly) shows the rows at once
- * and fills in their figures batch by batch, the groups the user looks at first (groupDetailRounds.ts). A cluster that failed to load is retried on its own with exponential backoff, or, after an
- * authentication or authorization failure, only when the user asks. No editor types: the provider adapts
- * this to a TreeDataProvider.
+ * and fills in their figures batch by batch, the groups the user looks at first (groupDetailsPhase.ts).
+ * Which rows a load really changed is groupRowUpdates.ts's job. A cluster that failed to load is retried
+ * on its own with exponential backoff, or, after an authentication or authorization failure, only when
+ * the user asks. No editor types: the provider adapts this to a TreeDataProvider.
  */
 import type { ClusterSource, Unsubscribe } from '../model/clusterSource';
-import { DEFAULT_DETAIL_BATCH_LIMITS, detailBatches, mergeListing, runBatches, summaryOfDetail, withDetails, type DetailBatchLimits } from './groupDetailRounds';
+import { mergeListing, type DetailBatchLimits } from './groupDetailRounds';
+import { isTwoPhase, loadDetails, type DetailsPhaseHost } from './groupDetailsPhase';
 import { entryRows, groupChildren, memberChildren, partitionChildren } from './groupChildren';
-import { renderKey, ShownRows, type KeptRows } from './shownRows';
+import { GroupRowUpdates, OPENED_GROUP_REFRESH_MS } from './groupRowUpdates';
 import { LoadRetries, type LoadRetriesOptions } from './loadRetries';
 import type { TreeSources } from './treeSources';
 import type { ClusterInfo, GroupDetail, GroupSummary } from '../model/types';
-import { nodeIds, type ClusterLoadState, type ClusterNode, type GroupNode, type MessageNode, type TreeNode } from './treeNodes';
+import { nodeIds, type ClusterNode, type GroupNode, type MessageNode, type TreeNode } from './treeNodes';
+
+export { OPENED_GROUP_REFRESH_MS } from './groupRowUpdates';
 import { errorMessage } from '../protocol/errors';
 
 export interface GroupTreeModelOptions {
@@ -36,21 +40,6 @@ export interface GroupTreeModelOptions {
   /** How often an opened group's figures may re-render it and the rows under it (default OPENED_GROUP_REFRESH_MS). */
   openedGroupRefreshMs?: number;
 }
-
-type TwoPhaseSource = ClusterSource & Required<Pick<ClusterSource, 'listGroupsOnly' | 'loadGroupDetails'>>;
-
-function isTwoPhase(source: ClusterSource): source is TwoPhaseSource {
-  return typeof source.listGroupsOnly === 'function' && typeof source.loadGroupDetails === 'function';
-}
-
-/**
- * An opened group's row is re-rendered for new figures (lag, lag in time) at most this often. The editor
- * re-renders every row under a row it is told about, and a row re-rendered while the pointer rests on it
- * never opens its tooltip (the workbench sets the hover up again and waits for the pointer to move); live
- * lag changes every second, so without quiet spells the rows of an opened group show no tooltips at all.
- * A new label, icon or context menu (state, health, type) is shown at once.
- */
-export const OPENED_GROUP_REFRESH_MS = 5000;
 
 interface RunningLoad {
   running: Promise<void>;
@@ -76,17 +65,8 @@ export class GroupTreeModel {
   /** Loads finished per source, user-requested (full) and background: what the extension-host tests check. */
   private readonly finishedLoads = new Map<string, LoadCounts>();
   private readonly listeners = new Set<(node: TreeNode | undefined) => void>();
-  private readonly parents = new WeakMap<TreeNode, TreeNode>();
-  /** Rows below the group rows, kept while their data does not change. */
-  private readonly shownRows = new ShownRows();
-  /**
-   * Groups whose members the editor has asked for: what is under them (members, partitions) can change
-   * while the group row reads the same, so a refresh re-reads them too and reports only the rows under
-   * them that show something new (shownRows). A collapsed group costs nothing: the editor does not ask.
-   */
-  private readonly openedGroups = new Set<string>();
-  /** What each opened group's row was last reported as, and when (see OPENED_GROUP_REFRESH_MS). */
-  private readonly openedGroupShown = new Map<string, { key: string; at: number }>();
+  /** Which rows a load changed, the rows kept under the groups, and the groups the editor opened. */
+  private readonly rows: GroupRowUpdates;
   private readonly retries: LoadRetries;
   private readonly unsubscribeRegistry: Unsubscribe;
 
@@ -94,6 +74,13 @@ export class GroupTreeModel {
     private readonly registry: TreeSources,
     private readonly options: GroupTreeModelOptions = {},
   ) {
+    this.rows = new GroupRowUpdates({
+      arranged: (groups) => this.arranged(groups),
+      computeChildren: (node) => this.computeChildren(node),
+      emit: (node) => this.emit(node),
+      now: () => (this.options.retries?.now ?? Date.now)(),
+      openedGroupRefreshMs: options.openedGroupRefreshMs ?? OPENED_GROUP_REFRESH_MS,
+    });
     this.retries = new LoadRetries((sourceId) => this.retryDue(sourceId), options.retries);
     this.unsubscribeRegistry = registry.onDidChangeSources(() => this.syncSources());
     this.syncSources();
@@ -116,21 +103,14 @@ export class GroupTreeModel {
       return computed;
     }
     if (node.kind === 'cluster') {
-      computed.forEach((child) => this.parents.set(child, node));
+      computed.forEach((child) => this.rows.setParent(child, node));
       return computed;
     }
-    return this.keepChildren(node, computed).rows;
-  }
-
-  /** Keeps the rows already shown under `parent` (updated in place) and registers their parent. */
-  private keepChildren(parent: TreeNode, computed: TreeNode[]): KeptRows {
-    const kept = this.shownRows.keep(parent.id, computed);
-    kept.rows.forEach((child) => this.parents.set(child, parent));
-    return kept;
+    return this.rows.keepChildren(node, computed).rows;
   }
 
   parent(node: TreeNode): TreeNode | undefined {
-    return this.parents.get(node);
+    return this.rows.parent(node);
   }
 
   /**
@@ -240,88 +220,8 @@ export class GroupTreeModel {
     return this.options.arrangeGroups ? this.options.arrangeGroups(groups) : [...groups];
   }
 
-  /**
-   * After a reload: the group rows whose figures changed, and the opened groups whose rows read the same
-   * (what is under them is re-read), when the cluster's own row and its list of groups did not change;
-   * undefined when the cluster row itself must be refreshed.
-   */
-  private changedGroupsOnly(cluster: ClusterNode, before: ClusterLoadState, only?: ReadonlySet<string>): { changed: GroupNode[]; reread: GroupNode[] } | undefined {
-    const after = cluster.state;
-    if (before.status !== 'loaded' || after.status !== 'loaded') {
-      return undefined;
-    }
-    // Compared as listed: a filter or sort over figures can change which rows show, or their order.
-    const beforeGroups = this.arranged(before.groups);
-    const afterGroups = this.arranged(after.groups);
-    const sameCluster =
-      JSON.stringify(before.info) === JSON.stringify(after.info) &&
-      beforeGroups.length === afterGroups.length &&
-      beforeGroups.every((g, i) => g.groupId === afterGroups[i].groupId);
-    const nodes = this.groupNodes.get(cluster.sourceId);
-    if (!sameCluster || !nodes) {
-      return undefined;
-    }
-    const changed: GroupNode[] = [];
-    const reread: GroupNode[] = [];
-    afterGroups.forEach((summary) => {
-      const node = nodes.get(summary.groupId);
-      if (!node || (only && !only.has(summary.groupId))) {
-        return;
-      }
-      const shown = renderKey(node);
-      node.summary = summary;
-      const now = renderKey(node);
-      if (!this.openedGroups.has(node.id)) {
-        if (now !== shown) {
-          changed.push(node);
-        }
-        return;
-      }
-      const at = (this.options.retries?.now ?? Date.now)();
-      const last = this.openedGroupShown.get(node.id) ?? { key: shown, at: -Infinity };
-      const due = at - last.at >= (this.options.openedGroupRefreshMs ?? OPENED_GROUP_REFRESH_MS);
-      if (now !== last.key && (due || frameKey(now) !== frameKey(last.key))) {
-        // The editor re-reads the subtree of a row it is told about.
-        changed.push(node);
-        this.openedGroupShown.set(node.id, { key: now, at });
-      } else if (due) {
-        reread.push(node);
-        this.openedGroupShown.set(node.id, { key: last.key, at });
-      }
-    });
-    return { changed, reread };
-  }
-
-  /** Re-reads opened groups whose rows did not change and reports only the rows under them that did. */
-  private async rereadOpenedGroups(groups: GroupNode[]): Promise<void> {
-    await Promise.all(
-      groups.map(async (group) => {
-        const changed = await this.changedBelow(group, this.keepChildren(group, await this.groupChildren(group)));
-        changed.forEach((node) => this.emit(node));
-      }),
-    );
-  }
-
-  /**
-   * The rows to report under `parent` after a re-read: the parent itself when its list of rows changed (the
-   * editor re-reads its subtree), else its rows that show something new and, below the others the editor
-   * has opened, what changed there. A row that reads the same is not reported, so it is not re-rendered.
-   */
-  private async changedBelow(parent: TreeNode, kept: KeptRows): Promise<TreeNode[]> {
-    if (kept.listChanged) {
-      return [parent];
-    }
-    const changed = [...kept.changed];
-    for (const row of kept.rows) {
-      if (!kept.changed.includes(row) && this.shownRows.hasShown(row.id)) {
-        changed.push(...(await this.changedBelow(row, this.keepChildren(row, await this.computeChildren(row)))));
-      }
-    }
-    return changed;
-  }
-
   private async groupChildren(node: GroupNode): Promise<TreeNode[]> {
-    this.openedGroups.add(node.id);
+    this.rows.opened(node);
     const { groupId, error } = node.summary;
     if (error) {
       return [errorRow(node.id, `Failed to load group: ${error}`, node.sourceId)];
@@ -440,54 +340,29 @@ export class GroupTreeModel {
     } else {
       node.state = { status: 'error', message: errorMessage(failure), nextRetry: this.retries.failed(node.sourceId, failure) };
     }
-    const changedGroups = manual ? undefined : this.changedGroupsOnly(node, before);
+    const changedGroups = manual ? undefined : this.rows.changedGroupsOnly(node, before, this.groupNodes.get(node.sourceId));
     if (changedGroups) {
-      changedGroups.changed.forEach((group) => this.emit(group));
-      await this.rereadOpenedGroups(changedGroups.reread);
+      await this.rows.report(changedGroups);
     } else {
       this.forgetGroupsNotIn(node);
       this.emit(node);
     }
     if (loaded && isTwoPhase(source)) {
-      await this.loadDetails(node, source);
+      await loadDetails(node, source, this.detailsPhaseHost());
     }
   }
 
-  /**
-   * The details phase of a two-phase source: a bounded number of batches at a time, the opened and
-   * visible groups first; after each, the rows whose figures changed are reported. A failed batch ends
-   * the round (the rows keep what they show; the next refresh tries again).
-   */
-  private async loadDetails(node: ClusterNode, source: TwoPhaseSource): Promise<void> {
-    if (node.state.status !== 'loaded') {
-      return;
-    }
-    const opened = new Set([...(this.groupNodes.get(node.sourceId)?.values() ?? [])].filter((g) => this.openedGroups.has(g.id)).map((g) => g.summary.groupId));
-    const groups = node.state.groups;
-    const limits = this.options.detailBatchLimits ?? DEFAULT_DETAIL_BATCH_LIMITS;
-    await runBatches(detailBatches({ groups, shown: this.arranged(groups), opened }, limits), limits.inFlight, async (ids) => {
-      let summaries: GroupSummary[];
-      try {
-        const details = await source.loadGroupDetails(ids);
-        summaries = this.options.summarizeDetails ? this.options.summarizeDetails(source, details) : details.map(summaryOfDetail);
-      } catch (e) {
-        this.options.logError?.(`Loading group details of ${source.label} failed: ${errorMessage(e)}`);
-        return false;
-      }
-      const before: ClusterLoadState = node.state;
-      if (this.clusters.get(node.sourceId) !== node || before.status !== 'loaded') {
-        return false;
-      }
-      node.state = { ...before, groups: withDetails(before.groups, summaries) };
-      const changed = this.changedGroupsOnly(node, before, new Set(ids));
-      if (changed) {
-        changed.changed.forEach((group) => this.emit(group));
-        await this.rereadOpenedGroups(changed.reread);
-      } else {
-        this.emit(node);
-      }
-      return true;
-    });
+  private detailsPhaseHost(): DetailsPhaseHost {
+    return {
+      rows: this.rows,
+      groupNodes: (sourceId) => this.groupNodes.get(sourceId),
+      isCurrent: (node) => this.clusters.get(node.sourceId) === node,
+      arranged: (groups) => this.arranged(groups),
+      emit: (node) => this.emit(node),
+      summarizeDetails: this.options.summarizeDetails,
+      detailBatchLimits: this.options.detailBatchLimits,
+      logError: this.options.logError,
+    };
   }
 
   /** Drops the row objects of groups that are gone, so a group that comes back gets a fresh row. */
@@ -500,9 +375,7 @@ export class GroupTreeModel {
     for (const [groupId, node] of [...nodes]) {
       if (!present.has(groupId)) {
         nodes.delete(groupId);
-        this.openedGroups.delete(node.id);
-        this.openedGroupShown.delete(node.id);
-        this.shownRows.forgetUnder(node.id);
+        this.rows.forgetGroup(node);
       }
     }
   }
@@ -513,11 +386,8 @@ export class GroupTreeModel {
     for (const id of [...this.clusters.keys()]) {
       if (!registered.has(id)) {
         this.clusters.delete(id);
-        for (const node of this.groupNodes.get(id)?.values() ?? []) {
-          this.openedGroups.delete(node.id);
-        }
+        this.rows.forgetCluster(nodeIds.cluster(id), this.groupNodes.get(id)?.values() ?? []);
         this.groupNodes.delete(id);
-        this.shownRows.forgetUnder(nodeIds.cluster(id));
         this.retries.forget(id);
         this.sourceSubscriptions.get(id)?.();
         this.sourceSubscriptions.delete(id);
@@ -547,12 +417,6 @@ export class GroupTreeModel {
       listener(node);
     }
   }
-}
-
-/** A row's label, icon and context menu out of its render key: what is shown at once even on an opened group. */
-function frameKey(renderKey: string): string {
-  const { label, icon, contextValue } = JSON.parse(renderKey) as { label?: unknown; icon?: unknown; contextValue?: unknown };
-  return JSON.stringify([label, icon, contextValue]);
 }
 
 function loadingRow(parentId: string): MessageNode {

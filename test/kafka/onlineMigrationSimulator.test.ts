@@ -13,7 +13,7 @@ import { SimKafkaServer } from '../../src/simulator/server/kafkaServer';
 import { Simulation } from '../../src/simulator/simulation';
 import type { GroupDetail } from '../../src/model/types';
 import { KafkaSource } from '../../src/kafka/kafkaSource';
-import { describeSimGroup } from '../../src/simulator/groupDetailMapper';
+import { describeSimGroup } from '../../src/simulator/admin/groupDetailMapper';
 import { KAFKA_VERSION } from './groupTypesSupport';
 import { JavaMember, MemoryLogger, brokerEnv, createTopics, produceToEveryPartition, waitFor, type BrokerEnv } from './support';
 

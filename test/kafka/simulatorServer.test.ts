@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { supportedApis } from '../../src/simulator/server/apis';
 import { SimKafkaServer } from '../../src/simulator/server/kafkaServer';
-import { describeSimGroup } from '../../src/simulator/groupDetailMapper';
+import { describeSimGroup } from '../../src/simulator/admin/groupDetailMapper';
 import { Simulation } from '../../src/simulator/simulation';
 import { KcatMember, requireKcat } from './kcatMember';
 import { JavaMember, brokerEnv, createTopics, javaTestClasspath, waitFor } from './support';

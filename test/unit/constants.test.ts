@@ -7,7 +7,7 @@ import { strict as assert } from 'assert';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { COMMANDS, CONTEXT_KEYS, EXTENSION_SECTION, SETTINGS, VIEWS, WEBVIEW_PANELS } from '../../src/constants';
-import { BUILT_IN_SCENARIO_NAMES } from '../../src/simulator/simSource';
+import { BUILT_IN_SCENARIO_NAMES } from '../../src/simulator/editor/simSource';
 
 interface MenuEntry {
   command: string;

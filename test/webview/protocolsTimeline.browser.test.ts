@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { RebalanceEvent } from '../../src/model/types';
-import { runScenario } from '../../src/simulator/scenario';
+import { runScenario } from '../../src/simulator/scenarios/runScenario';
 import { PROTOCOL_GROUPS, PROTOCOLS_SCENARIO } from '../../src/simulator/scenarios/protocols';
 import { encodeEvents } from '../../src/webview/eventColumns';
 import { countBecomes, textBecomes } from './eventually';

@@ -1,15 +1,15 @@
 /**
  * Random inputs for Kafka's CurrentAssignmentBuilder (one reconciliation step of one member), for the
- * cross-check of src/simulator/consumerGroup/currentAssignmentBuilder.ts against Kafka 4.4.0's class
+ * cross-check of src/simulator/coordinator/group/modern/consumer/currentAssignmentBuilder.ts against Kafka 4.4.0's class
  * (bench/java/serverCrossCheck.ts --reconciliation). The inputs are ones a coordinator can meet: the
  * member's own partitions are owned at its epoch, other partitions are free or owned by someone else.
  */
-import { newConsumerGroupMember } from '../../../src/simulator/consumerGroup/consumerGroupMember';
-import { reconcileMember } from '../../../src/simulator/consumerGroup/currentAssignmentBuilder';
-import { uuidText } from '../../../src/simulator/consumerGroup/assignors/uuid';
-import { InMemoryTopicImage } from '../../../src/simulator/consumerGroup/topicImage';
-import { KafkaApiError, MemberState, type PartitionEpochs } from '../../../src/simulator/consumerGroup/types';
-import type { SeededRandom } from '../../../src/simulator/random';
+import { newConsumerGroupMember } from '../../../src/simulator/coordinator/group/modern/consumer/consumerGroupMember';
+import { reconcileMember } from '../../../src/simulator/coordinator/group/modern/consumer/currentAssignmentBuilder';
+import { uuidText } from '../../../src/simulator/coordinator/group/assignor/uuid';
+import { InMemoryTopicImage } from '../../../src/simulator/coordinator/group/modern/topicImage';
+import { KafkaApiError, MemberState, type PartitionEpochs } from '../../../src/simulator/coordinator/group/modern/consumer/types';
+import type { SeededRandom } from '../../../src/simulator/common/random';
 
 type Epochs = Record<string, Record<string, number>>;
 

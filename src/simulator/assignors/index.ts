@@ -1,3 +1,8 @@
+/**
+ * The clients' classic assignors, as the group leader runs them: org.apache.kafka.clients.consumer's
+ * RangeAssignor, RoundRobinAssignor, StickyAssignor and CooperativeStickyAssignor (with internals'
+ * AbstractStickyAssignor). `assign(strategy, input)` here is a fixed contract.
+ */
 import type { AssignInput, AssignorName, AssignResult } from './types';
 import { assignRange } from './range';
 import { assignRoundRobin } from './roundRobin';

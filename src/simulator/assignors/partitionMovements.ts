@@ -1,5 +1,5 @@
 import { javaStringHashCode } from '../../protocol/offsetsPartition';
-import { JavaHashOrder, javaTopicPartitionHash } from './javaHashOrder';
+import { JavaHashOrder, javaTopicPartitionHash } from '../common/javaHashOrder';
 import type { PartitionSpace } from './partitionSpace';
 
 interface Movement {

@@ -1,7 +1,7 @@
 import type { AssignInput, AssignResult } from './types';
 import { buildConstrained, type StickyBuild } from './constrainedAssignment';
 import { buildGeneral, type MemberRanks } from './generalAssignment';
-import { javaHashMapKeyOrder } from './javaHashOrder';
+import { javaHashMapKeyOrder } from '../common/javaHashOrder';
 import { compareJavaStrings } from './memberOrder';
 import { PartitionSpace } from './partitionSpace';
 import { resolveClaims } from './stickyClaims';

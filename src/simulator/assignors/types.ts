@@ -1,5 +1,5 @@
 import type { TopicPartition } from '../../model/types';
-import type { AssignorName } from '../control';
+import type { AssignorName } from '../common/control';
 
 export type { AssignorName };
 

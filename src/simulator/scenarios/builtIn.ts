@@ -1,5 +1,5 @@
 /** The built-in scenarios, by the name the editor's setting and `npm run simulator -- --scenario` use. */
-import type { Scenario } from '../scenarioSchema';
+import type { Scenario } from './scenarioSchema';
 import { DEMO_SCENARIO } from './demo';
 import { EXACTLY_ONCE_SCENARIO } from './exactlyOnce';
 import { PROTOCOLS_SCENARIO } from './protocols';

@@ -3,7 +3,7 @@
  * a crash expired by the session timeout, a static member restarting without a rebalance, and a
  * poll timeout. The live view keeps running it afterwards.
  */
-import type { Scenario } from '../scenarioSchema';
+import type { Scenario } from './scenarioSchema';
 
 export const WEIRD_GROUP_ID = '<b>weird</b>&group';
 

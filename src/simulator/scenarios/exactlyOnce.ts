@@ -4,7 +4,7 @@
  * (and the enricher rewinds to its committed offsets), the third is still open at the end, so the downstream read_committed group "ledger" stops at the
  * last stable offset while the high watermark runs ahead of it.
  */
-import type { Scenario } from '../scenarioSchema';
+import type { Scenario } from './scenarioSchema';
 
 export const EXACTLY_ONCE_SCENARIO: Scenario = {
   name: 'exactly-once',

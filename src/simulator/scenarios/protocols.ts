@@ -6,7 +6,7 @@
  * Each group has the same membership change: three members, a fourth joins at 20 s, the second leaves
  * at 50 s, so their timelines compare directly.
  */
-import type { Scenario, ScenarioAction, ScenarioConsumer } from '../scenarioSchema';
+import type { Scenario, ScenarioAction, ScenarioConsumer } from './scenarioSchema';
 
 export const PROTOCOL_GROUPS = {
   eager: 'classic-eager-range',

@@ -8,7 +8,7 @@ import { ListGroupsRequest, type ListGroupsRequestData } from '../../protocol/me
 import { ListGroupsResponse, type ListGroupsResponseData } from '../../protocol/messages/listGroupsResponse';
 import { OffsetDeleteRequest, type OffsetDeleteRequestData } from '../../protocol/messages/offsetDeleteRequest';
 import { OffsetDeleteResponse, type OffsetDeleteResponseData } from '../../protocol/messages/offsetDeleteResponse';
-import type { DeleteGroupsResponse as EngineDeleteResponse, DescribedGroup, DescribeGroupsResponse as EngineDescribeResponse, ListGroupsResponse as EngineListResponse, OffsetDeleteResponse as EngineOffsetDeleteResponse } from '../protocol';
+import type { DeleteGroupsResponse as EngineDeleteResponse, DescribedGroup, DescribeGroupsResponse as EngineDescribeResponse, ListGroupsResponse as EngineListResponse, OffsetDeleteResponse as EngineOffsetDeleteResponse } from '../common/requests';
 import { ask, defineApi, type ApiDefinition, type RequestContext } from './context';
 import { coordinatorError } from './groupApis';
 import { assignmentToWire, subscriptionToWire } from './memberProtocol';

@@ -3,7 +3,7 @@
  * scenario paced to the wall clock with one loopback listener per simulated broker, until stopped.
  */
 import { readFileSync } from 'node:fs';
-import { buildScenario } from '../scenario';
+import { buildScenario } from '../scenarios/runScenario';
 import { BUILT_IN_SCENARIO_NAMES, BUILT_IN_SCENARIOS, isBuiltInScenarioName } from '../scenarios/builtIn';
 import { parseServerArgs, type ServerArgs } from './cliArgs';
 import { SimKafkaServer } from './kafkaServer';

@@ -7,7 +7,7 @@ import { FindCoordinatorRequest, type FindCoordinatorRequestData } from '../../p
 import { FindCoordinatorResponse, type Coordinator, type FindCoordinatorResponseData } from '../../protocol/messages/findCoordinatorResponse';
 import { MetadataRequest, type MetadataRequestData } from '../../protocol/messages/metadataRequest';
 import { MetadataResponse, type MetadataResponseData, type MetadataResponseTopic } from '../../protocol/messages/metadataResponse';
-import { MAX_CLUSTER_PARTITIONS, validateTopicName, type SimTopic } from '../cluster';
+import { MAX_CLUSTER_PARTITIONS, validateTopicName, type SimTopic } from '../log/cluster';
 import { defineApi, type ApiDefinition, type RequestContext } from './context';
 import { ZERO_UUID } from './topicIds';
 

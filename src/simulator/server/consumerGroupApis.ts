@@ -9,8 +9,8 @@ import { ConsumerGroupDescribeRequest, type ConsumerGroupDescribeRequestData } f
 import { ConsumerGroupDescribeResponse, type ConsumerGroupDescribeResponseData } from '../../protocol/messages/consumerGroupDescribeResponse';
 import { ConsumerGroupHeartbeatRequest, type ConsumerGroupHeartbeatRequestData } from '../../protocol/messages/consumerGroupHeartbeatRequest';
 import { ConsumerGroupHeartbeatResponse, type ConsumerGroupHeartbeatResponseData } from '../../protocol/messages/consumerGroupHeartbeatResponse';
-import { AUTHORIZED_OPERATIONS_OMITTED } from '../consumerGroup/consumerGroupDescribe';
-import type { Respond } from '../protocol';
+import { AUTHORIZED_OPERATIONS_OMITTED } from '../coordinator/group/modern/consumer/consumerGroupDescribe';
+import type { Respond } from '../common/requests';
 import { ask, defineApi, type ApiDefinition, type RequestContext } from './context';
 import { coordinatorError } from './groupApis';
 

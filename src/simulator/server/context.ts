@@ -3,7 +3,7 @@ import type { ByteReader } from '../../protocol/byteReader';
 import { ProtocolError } from '../../protocol/errors';
 import { encodeResponse } from '../../protocol/headers';
 import type { MessageCodec } from '../../protocol/runtime';
-import type { Respond } from '../protocol';
+import type { Respond } from '../common/requests';
 import type { Simulation } from '../simulation';
 import type { ServerTransactions } from './transactions';
 

@@ -12,11 +12,11 @@ import { ListOffsetsResponse, type ListOffsetsPartitionResponse, type ListOffset
 import { ProduceRequest, type ProduceRequestData } from '../../protocol/messages/produceRequest';
 import { ProduceResponse, type PartitionProduceResponse, type ProduceResponseData } from '../../protocol/messages/produceResponse';
 import { encodeControlBatch, encodeRecordBatch, type NewRecord } from '../../protocol/recordBatch';
-import type { ScheduledTask } from '../clock';
-import type { SimTopic } from '../cluster';
-import { encodeStoredBatches } from '../coordinatorRecordLog';
-import type { PartitionLog } from '../partitionLog';
-import type { IsolationLevel } from '../transactionIndex';
+import type { ScheduledTask } from '../common/clock';
+import type { SimTopic } from '../log/cluster';
+import { encodeStoredBatches } from '../log/coordinatorRecordLog';
+import type { PartitionLog } from '../log/partitionLog';
+import type { IsolationLevel } from '../log/transactionIndex';
 import { defineApi, type ApiDefinition, type RequestContext } from './context';
 import { readProducedBatches, RejectedBatches, type ProducedBatches } from './producedBatches';
 import { partitionEntry } from './transactions';

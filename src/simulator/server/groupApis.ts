@@ -17,14 +17,14 @@ import { OffsetFetchRequest, type OffsetFetchRequestData } from '../../protocol/
 import { OffsetFetchResponse, type OffsetFetchResponseData, type OffsetFetchResponseGroup } from '../../protocol/messages/offsetFetchResponse';
 import { SyncGroupRequest, type SyncGroupRequestData } from '../../protocol/messages/syncGroupRequest';
 import { SyncGroupResponse, type SyncGroupResponseData } from '../../protocol/messages/syncGroupResponse';
-import type { KafkaErrorCode } from '../errors';
+import type { KafkaErrorCode } from '../common/errors';
 import type {
   HeartbeatResponse as EngineHeartbeatResponse,
   JoinGroupProtocol,
   JoinGroupResponse as EngineJoinResponse,
   LeaveGroupMemberIdentity,
   LeaveGroupResponse as EngineLeaveResponse,
-  SyncGroupResponse as EngineSyncResponse, OffsetCommitResponse as EngineCommitResponse, OffsetFetchResponse as EngineFetchResponse } from '../protocol';
+  SyncGroupResponse as EngineSyncResponse, OffsetCommitResponse as EngineCommitResponse, OffsetFetchResponse as EngineFetchResponse } from '../common/requests';
 import { ask, defineApi, type ApiDefinition, type RequestContext } from './context';
 import { assignmentFromWire, assignmentToWire, subscriptionFromWire, subscriptionToWire } from './memberProtocol';
 import { topicName, UNKNOWN_TOPIC } from './topicIds';

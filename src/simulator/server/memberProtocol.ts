@@ -4,7 +4,7 @@
  * and back, so a real client's opaque bytes return unchanged.
  */
 import { decodeAssignment, decodeSubscription, encodeAssignment, encodeSubscription } from '../../protocol/consumerProtocol';
-import type { ConsumerAssignment, ConsumerSubscription } from '../protocol';
+import type { ConsumerAssignment, ConsumerSubscription } from '../common/requests';
 
 function userDataToEngine(bytes: Uint8Array | null): string | undefined {
   return bytes === null ? undefined : Buffer.from(bytes).toString('latin1');

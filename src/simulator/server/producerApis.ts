@@ -21,7 +21,7 @@ import { InitProducerIdRequest, type InitProducerIdRequestData } from '../../pro
 import { InitProducerIdResponse, type InitProducerIdResponseData } from '../../protocol/messages/initProducerIdResponse';
 import { TxnOffsetCommitRequest, type TxnOffsetCommitRequestData } from '../../protocol/messages/txnOffsetCommitRequest';
 import { TxnOffsetCommitResponse, type TxnOffsetCommitResponseData } from '../../protocol/messages/txnOffsetCommitResponse';
-import type { OffsetCommitResponse } from '../protocol';
+import type { OffsetCommitResponse } from '../common/requests';
 import { defineApi, type ApiDefinition, type RequestContext } from './context';
 import { partitionEntry, type ClientTransaction } from './transactions';
 

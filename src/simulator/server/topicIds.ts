@@ -1,5 +1,5 @@
 /** Topic ids on the wire (Fetch v13+, Produce v13+, OffsetCommit/OffsetFetch v10+, Metadata v10+) and the cluster's topics. */
-import type { SimCluster } from '../cluster';
+import type { SimCluster } from '../log/cluster';
 
 /** The name `topicName` gives an id the cluster does not know: no real topic can be named "" (Kafka refuses it). */
 export const UNKNOWN_TOPIC = '';

@@ -6,7 +6,7 @@
  * open; transactional records may only go to partitions added to the ongoing transaction.
  */
 import type { Simulation } from '../simulation';
-import type { TransactionalProducer } from '../transactionalProducer';
+import type { TransactionalProducer } from '../clients/producer/internals/transactionalProducer';
 import { errorCodeOf } from '../../protocol/errorCodes';
 
 const NO_ERROR = 0;

@@ -1,9 +1,9 @@
 /** Copy Group Id, Member Id, Offsets (CSV and as the CLI prints them) and Partition Offsets over the simulator. */
 import { strict as assert } from 'assert';
 import type { LogOutputChannel } from 'vscode';
-import { buildScenario } from '../../../src/simulator/scenario';
+import { buildScenario } from '../../../src/simulator/scenarios/runScenario';
 import { DEMO_SCENARIO } from '../../../src/simulator/scenarios/demo';
-import { SimSource } from '../../../src/simulator/simSource';
+import { SimSource } from '../../../src/simulator/editor/simSource';
 import { SourceRegistry } from '../../../src/sources/sourceRegistry';
 import { parseResetCsv } from '../../../src/offsets/csv';
 import { offsetsAsDescribed } from '../../../src/commands/copyFormats';

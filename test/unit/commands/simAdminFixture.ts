@@ -1,6 +1,6 @@
 /** The demo simulator in virtual time with its GroupAdmin, for the offset and group-administration flow tests. */
-import { SimGroupAdmin } from '../../../src/simulator/simGroupAdmin';
-import { createDemoSimSource, type SimSource } from '../../../src/simulator/simSource';
+import { SimGroupAdmin } from '../../../src/simulator/admin/simGroupAdmin';
+import { createDemoSimSource, type SimSource } from '../../../src/simulator/editor/simSource';
 
 export interface SimAdminFixture {
   source: SimSource;

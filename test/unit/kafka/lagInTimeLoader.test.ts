@@ -8,9 +8,9 @@
 import { strict as assert } from 'node:assert';
 import { MAX_COMMITTED_FETCH_ROUNDS } from '../../../src/kafka/groupLoader';
 import { KafkaSource } from '../../../src/kafka/kafkaSource';
-import type { OffsetCommitResponse } from '../../../src/simulator/protocol';
+import type { OffsetCommitResponse } from '../../../src/simulator/common/requests';
 import { SimKafkaServer } from '../../../src/simulator/server/kafkaServer';
-import { SimSource } from '../../../src/simulator/simSource';
+import { SimSource } from '../../../src/simulator/editor/simSource';
 import { Simulation } from '../../../src/simulator/simulation';
 
 const silentLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };

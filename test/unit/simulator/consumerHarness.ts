@@ -1,6 +1,6 @@
 /** Simulated consumers in a small cluster, for the consumer's tests. */
 import type { RebalanceEvent } from '../../../src/model/types';
-import type { ConsumerSpec } from '../../../src/simulator/control';
+import type { ConsumerSpec } from '../../../src/simulator/common/control';
 import { Simulation } from '../../../src/simulator/simulation';
 
 /** One topic "orders" of 6 partitions, the event log, and consumers added to group "g". */

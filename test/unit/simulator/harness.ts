@@ -1,7 +1,7 @@
 /** Drives the simulated coordinator directly, the way a client's requests would. */
 import type { RebalanceEvent } from '../../../src/model/types';
-import type { KafkaErrorCode } from '../../../src/simulator/errors';
-import type { JoinGroupProtocol, JoinGroupRequest, JoinGroupResponse, SyncGroupResponse } from '../../../src/simulator/protocol';
+import type { KafkaErrorCode } from '../../../src/simulator/common/errors';
+import type { JoinGroupProtocol, JoinGroupRequest, JoinGroupResponse, SyncGroupResponse } from '../../../src/simulator/common/requests';
 import { Simulation, type SimulationOptions } from '../../../src/simulator/simulation';
 
 export interface Harness {

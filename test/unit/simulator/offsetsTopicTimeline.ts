@@ -17,12 +17,12 @@ import type { ConsumerGroupHeartbeatRequestData } from '../../../src/protocol/me
 import type { ConsumerGroupHeartbeatResponseData } from '../../../src/protocol/messages/consumerGroupHeartbeatResponse';
 import { decodeRecordBatches } from '../../../src/protocol/recordBatch';
 import { offsetsPartitionFor } from '../../../src/protocol/offsetsPartition';
-import { OFFSETS_TOPIC, OFFSETS_TOPIC_PARTITIONS } from '../../../src/simulator/cluster';
-import { encodeStoredBatches } from '../../../src/simulator/coordinatorRecordLog';
-import type { AssignorName } from '../../../src/simulator/control';
+import { OFFSETS_TOPIC, OFFSETS_TOPIC_PARTITIONS } from '../../../src/simulator/log/cluster';
+import { encodeStoredBatches } from '../../../src/simulator/log/coordinatorRecordLog';
+import type { AssignorName } from '../../../src/simulator/common/control';
 import type { Simulation } from '../../../src/simulator/simulation';
 import { OffsetsTopicEventLog } from '../../../src/timeline/offsetsTopicEventLog';
-import { heartbeatRequest } from './consumerGroup/engineSupport';
+import { heartbeatRequest } from './coordinator/group/modern/consumer/engineSupport';
 
 /** The topic the runs consume (the caller creates it, with 6 partitions for the classic run, 4 for the consumer group's). */
 export const TIMELINE_TOPIC = 'orders';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { runScenario, ScenarioValidationError } from '../../../src/simulator/scenario';
+import { runScenario, ScenarioValidationError } from '../../../src/simulator/scenarios/runScenario';
 import { DEMO_SCENARIO, WEIRD_GROUP_ID } from '../../../src/simulator/scenarios/demo';
 
 function validationIssues(input: unknown): string[] {

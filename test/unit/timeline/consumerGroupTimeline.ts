@@ -5,7 +5,7 @@
  */
 import type { RebalanceEvent } from '../../../src/model/types';
 import type { ConsumerGroupRecord } from '../../../src/timeline/consumerGroupRecords';
-import { engineContext, fooTopicId, MockPartitionAssignor } from '../simulator/consumerGroup/engineSupport';
+import { engineContext, fooTopicId, MockPartitionAssignor } from '../simulator/coordinator/group/modern/consumer/engineSupport';
 
 export const TIMELINE_GROUP = 'timeline-group';
 export const TOPIC_NAMES = new Map([[fooTopicId, 'foo']]);

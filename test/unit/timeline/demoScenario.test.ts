@@ -4,7 +4,7 @@
  */
 import { strict as assert } from 'node:assert';
 import type { RebalanceEvent } from '../../../src/model/types';
-import { runScenario } from '../../../src/simulator/scenario';
+import { runScenario } from '../../../src/simulator/scenarios/runScenario';
 import { DEMO_SCENARIO } from '../../../src/simulator/scenarios/demo';
 import { buildTimeline } from '../../../src/timeline/timelineModel';
 

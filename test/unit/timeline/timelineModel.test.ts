@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { RebalanceEvent, TopicPartition } from '../../../src/model/types';
-import { runScenario } from '../../../src/simulator/scenario';
+import { runScenario } from '../../../src/simulator/scenarios/runScenario';
 import { DEMO_SCENARIO } from '../../../src/simulator/scenarios/demo';
 import { buildTimeline, TimelineBuilder, timelineBuilder } from '../../../src/timeline/timelineModel';
 import { manyEvents } from '../../webview/sampleEvents';

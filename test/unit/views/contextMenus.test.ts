@@ -8,7 +8,7 @@ import { join } from 'path';
 import { COMMANDS, VIEWS } from '../../../src/constants';
 import { describeNode } from '../../../src/views/groupTreeRows';
 import { nodeIds, type TreeNode } from '../../../src/views/treeNodes';
-import type { SimulatedConsumerInfo } from '../../../src/simulator/control';
+import type { SimulatedConsumerInfo } from '../../../src/simulator/common/control';
 import { groupDetail, member, summaryOf } from './fakeSource';
 
 interface MenuEntry {

@@ -9,7 +9,7 @@ import type {
   ProducerSpec,
   SimulatedConsumerInfo,
   SimulatorControl,
-} from '../../../src/simulator/control';
+} from '../../../src/simulator/common/control';
 
 export function member(memberId: string, overrides: Partial<Member> = {}): Member {
   return {

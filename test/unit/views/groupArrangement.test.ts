@@ -5,9 +5,9 @@
  */
 import { strict as assert } from 'assert';
 import type { LogOutputChannel } from 'vscode';
-import { buildScenario } from '../../../src/simulator/scenario';
+import { buildScenario } from '../../../src/simulator/scenarios/runScenario';
 import { DEMO_SCENARIO } from '../../../src/simulator/scenarios/demo';
-import { SimSource } from '../../../src/simulator/simSource';
+import { SimSource } from '../../../src/simulator/editor/simSource';
 import { SourceRegistry } from '../../../src/sources/sourceRegistry';
 import { ARRANGEMENT_KEYS } from '../../../src/views/groupArrangement';
 import type { GroupsView } from '../../../src/views/groupsView';

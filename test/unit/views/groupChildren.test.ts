@@ -1,7 +1,7 @@
 import { strict as assert } from 'assert';
 import { entryRows, groupChildren, memberChildren, partitionChildren } from '../../../src/views/groupChildren';
 import { nodeIds, type MemberNode } from '../../../src/views/treeNodes';
-import type { SimulatedConsumerInfo } from '../../../src/simulator/control';
+import type { SimulatedConsumerInfo } from '../../../src/simulator/common/control';
 import { groupDetail, member, offsets } from './fakeSource';
 
 const tp = (topic: string, partition: number) => ({ topic, partition });

@@ -4,9 +4,9 @@
  * the row shows it (icon, colour, reason in the tooltip); a source without details gets no health at all.
  */
 import { strict as assert } from 'assert';
-import { buildScenario } from '../../../src/simulator/scenario';
+import { buildScenario } from '../../../src/simulator/scenarios/runScenario';
 import { DEMO_SCENARIO } from '../../../src/simulator/scenarios/demo';
-import { SimSource } from '../../../src/simulator/simSource';
+import { SimSource } from '../../../src/simulator/editor/simSource';
 import { DEFAULT_GROUP_HEALTH_SETTINGS, GroupHealthTracker } from '../../../src/views/groupHealthTracker';
 import { HEALTH_ICONS, withGroupHealth } from '../../../src/views/groupHealthView';
 import { describeNode } from '../../../src/views/groupTreeRows';

@@ -3,7 +3,7 @@ import { describeNode, formatClockTime, groupStateColor } from '../../../src/vie
 import { formatCount } from '../../../src/views/rowFormat';
 import { nodeIds, type ClusterNode, type GroupNode, type MemberNode, type TreeNode } from '../../../src/views/treeNodes';
 import type { GroupState } from '../../../src/model/types';
-import type { SimulatedConsumerInfo } from '../../../src/simulator/control';
+import type { SimulatedConsumerInfo } from '../../../src/simulator/common/control';
 import { groupDetail, member, offsets, summaryOf } from './fakeSource';
 
 function groupNode(detailOverrides: Parameters<typeof groupDetail>[1], kind: GroupNode['sourceKind'] = 'simulator', groupId = 'orders'): GroupNode {

@@ -7,9 +7,9 @@
 import { strict as assert } from 'assert';
 import type { LogOutputChannel } from 'vscode';
 import { ExponentialBackoff } from '../../../src/views/exponentialBackoff';
-import { buildScenario } from '../../../src/simulator/scenario';
+import { buildScenario } from '../../../src/simulator/scenarios/runScenario';
 import { DEMO_SCENARIO } from '../../../src/simulator/scenarios/demo';
-import { SimSource } from '../../../src/simulator/simSource';
+import { SimSource } from '../../../src/simulator/editor/simSource';
 import { SourceRegistry } from '../../../src/sources/sourceRegistry';
 import type { ClusterNode, TreeNode } from '../../../src/views/treeNodes';
 import type { GroupsView, GroupsViewClock } from '../../../src/views/groupsView';

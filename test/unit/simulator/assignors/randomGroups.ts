@@ -1,6 +1,6 @@
 import type { TopicPartition } from '../../../../src/model/types';
 import type { AssignInput, AssignorMember, AssignResult } from '../../../../src/simulator/assignors/types';
-import { type SeededRandom } from '../../../../src/simulator/random';
+import { type SeededRandom } from '../../../../src/simulator/common/random';
 
 /** Random group inputs for property tests and the cross-check against Kafka's Java assignors. */
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { assign } from '../../../../src/simulator/assignors/index';
-import { SeededRandom } from '../../../../src/simulator/random';
+import { SeededRandom } from '../../../../src/simulator/common/random';
 import { assertAssignment, mixedTopicsInput, verifyValidity } from './assignmentChecks';
 import { randomGroup } from './randomGroups';
 

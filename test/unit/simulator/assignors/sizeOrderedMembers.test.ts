@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { SizeOrderedMembers } from '../../../../src/simulator/assignors/sizeOrderedMembers';
-import { SeededRandom } from '../../../../src/simulator/random';
+import { SeededRandom } from '../../../../src/simulator/common/random';
 
 describe('SizeOrderedMembers (the general builder\'s TreeSet)', () => {
   it('orders by (count, rank) like a sorted list through random adds, removes and updates', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { assign } from '../../../../src/simulator/assignors/index';
 import type { AssignInput, AssignorName } from '../../../../src/simulator/assignors/types';
-import { SeededRandom } from '../../../../src/simulator/random';
+import { SeededRandom } from '../../../../src/simulator/common/random';
 import {
   assertAssignment, assertKeepsOwnedUpToQuota, mixedTopicsInput, assertNoReverseMovements, assignSettled, isFullyBalanced, settleCooperative,
   tps, verifyCooperativeRound, verifyValidity, verifyValidityAndBalance,

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { buildScenario, runScenario } from '../../../../src/simulator/scenario';
+import { buildScenario, runScenario } from '../../../../src/simulator/scenarios/runScenario';
 import { EXACTLY_ONCE_SCENARIO } from '../../../../src/simulator/scenarios/exactlyOnce';
 
 describe('exactly-once scenario', () => {

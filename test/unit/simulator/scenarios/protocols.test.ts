@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import type { RebalanceEvent } from '../../../../src/model/types';
-import { runScenario } from '../../../../src/simulator/scenario';
+import { runScenario } from '../../../../src/simulator/scenarios/runScenario';
 import { PROTOCOL_GROUPS, PROTOCOLS_JOIN_AT_MS, PROTOCOLS_LEAVE_AT_MS, PROTOCOLS_SCENARIO } from '../../../../src/simulator/scenarios/protocols';
-import { createDemoSimSource } from '../../../../src/simulator/simSource';
+import { createDemoSimSource } from '../../../../src/simulator/editor/simSource';
 
 describe('protocols scenario', () => {
   const { events, groups } = runScenario(PROTOCOLS_SCENARIO);

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { Socket } from 'node:net';
 import type { Consumer } from 'kafkajs';
-import { SeededRandom } from '../../../../src/simulator/random';
+import { SeededRandom } from '../../../../src/simulator/common/random';
 import { mutatedFrame, type MutationKind } from './mutator';
 import { attackCorpus, requestCorpus, type CorpusRequest } from './requestCorpus';
 import { coordinatorPort, leaderPort, startServer, waitFor, type ServerUnderTest } from './serverTestKit';

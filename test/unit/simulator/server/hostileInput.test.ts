@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Socket } from 'node:net';
 import { WireWriter } from '../../protocol/wire';
-import { MAX_CLUSTER_PARTITIONS } from '../../../../src/simulator/cluster';
+import { MAX_CLUSTER_PARTITIONS } from '../../../../src/simulator/log/cluster';
 import { crc32c } from '../../../../src/protocol/crc32c';
 import { subscriptionToWire } from '../../../../src/simulator/server/memberProtocol';
 import { encodeFields, producedBatch, type Field } from './requestCorpus';

@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict';
 import { KafkaSource } from '../../../../src/kafka/kafkaSource';
 import type { GroupDetail, GroupSummary } from '../../../../src/model/types';
-import type { ConsumerSpec } from '../../../../src/simulator/control';
+import type { ConsumerSpec } from '../../../../src/simulator/common/control';
 import type { ConsumerGroupHeartbeatResponseData } from '../../../../src/protocol/messages/consumerGroupHeartbeatResponse';
-import type { OffsetCommitResponse } from '../../../../src/simulator/protocol';
+import type { OffsetCommitResponse } from '../../../../src/simulator/common/requests';
 import { SimKafkaServer } from '../../../../src/simulator/server/kafkaServer';
-import { SimSource } from '../../../../src/simulator/simSource';
+import { SimSource } from '../../../../src/simulator/editor/simSource';
 import { Simulation } from '../../../../src/simulator/simulation';
 import { waitFor } from './serverTestKit';
 

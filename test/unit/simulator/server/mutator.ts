@@ -4,7 +4,7 @@
  * duplicated or dropped, and bytes flipped, inserted or deleted in the encoded body; plus raw
  * garbage and frames whose declared size lies.
  */
-import type { SeededRandom } from '../../../../src/simulator/random';
+import type { SeededRandom } from '../../../../src/simulator/common/random';
 import { supportedApis } from '../../../../src/simulator/server/apis';
 import { encodeFields, type CorpusRequest, type Field } from './requestCorpus';
 import { requestFrame } from './serverTestKit';

@@ -8,7 +8,7 @@ import { WireWriter } from '../../protocol/wire';
 import { subscriptionToWire } from '../../../../src/simulator/server/memberProtocol';
 import { crc32c } from '../../../../src/protocol/crc32c';
 import { encodeRecordBatch } from '../../../../src/protocol/recordBatch';
-import { topicIdFor } from '../../../../src/simulator/cluster';
+import { topicIdFor } from '../../../../src/simulator/log/cluster';
 import { encode, type MessageCodec } from '../../../../src/protocol/runtime';
 import { FetchRequest } from '../../../../src/protocol/messages/fetchRequest';
 import { FindCoordinatorRequest } from '../../../../src/protocol/messages/findCoordinatorRequest';

@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import type { Consumer } from 'kafkajs';
-import { describeSimGroup } from '../../../../src/simulator/groupDetailMapper';
+import { describeSimGroup } from '../../../../src/simulator/admin/groupDetailMapper';
 import { startServer, waitFor, type ServerUnderTest } from './serverTestKit';
 
 const TOPIC = 'payments';

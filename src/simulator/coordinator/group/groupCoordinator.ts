@@ -1,0 +1,191 @@
+/**
+ * The simulated group coordinator's front door (Kafka's GroupCoordinatorService): the requests the
+ * server, the simulated clients, the scenarios and the views send, each routed to the shard's group
+ * or offset manager, and every response delivered through the event queue after the configured
+ * latency. Group membership lives in groupMetadataManager.ts, offsets in offsetMetadataManager.ts,
+ * housekeeping in groupCoordinatorShard.ts.
+ */
+import type { VirtualClock } from '../../common/clock';
+import type { ConsumerGroupDescribeResponseData } from '../../../protocol/messages/consumerGroupDescribeResponse';
+import type { ConsumerGroupHeartbeatRequestData } from '../../../protocol/messages/consumerGroupHeartbeatRequest';
+import type { ConsumerGroupHeartbeatResponseData } from '../../../protocol/messages/consumerGroupHeartbeatResponse';
+import type { ClassicGroup } from './classic/classicGroup';
+import { InMemoryTopicImage, type ConsumerGroup, type HeartbeatContext } from './modern/consumer';
+import { DEFAULT_COORDINATOR_CONFIG, type CoordinatorConfig } from './coordinatorConfig';
+import type { CoordinatorRecordWriter } from './coordinatorRecords';
+import type { EventLog } from '../../common/eventLog';
+import { GroupCoordinatorShard } from './groupCoordinatorShard';
+import type { Group } from './group';
+import type { ConsumerGroupSeams, GroupMetadataManager } from './groupMetadataManager';
+import type { OffsetMetadataManager, PartitionExists } from './offsetMetadataManager';
+import type {
+  DeleteGroupsRequest,
+  DeleteGroupsResponse,
+  DescribedGroup,
+  DescribeGroupsRequest,
+  DescribeGroupsResponse,
+  HeartbeatRequest,
+  HeartbeatResponse,
+  JoinGroupRequest,
+  JoinGroupResponse,
+  LeaveGroupRequest,
+  LeaveGroupResponse,
+  ListGroupsRequest,
+  ListGroupsResponse,
+  OffsetCommitRequest,
+  OffsetCommitResponse,
+  OffsetDeleteRequest,
+  OffsetDeleteResponse,
+  OffsetFetchRequest,
+  OffsetFetchResponse,
+  Respond,
+  SyncGroupRequest,
+  SyncGroupResponse,
+  TxnOffsetCommitRequest,
+} from '../../common/requests';
+import type { SeededRandom } from '../../common/random';
+import type { PendingTransactionalOffsets } from './transactionalOffsets';
+import type { TransactionResult } from '../../log/transactionIndex';
+
+export { DEFAULT_COORDINATOR_CONFIG, type CoordinatorConfig } from './coordinatorConfig';
+
+export class GroupCoordinator {
+  readonly config: CoordinatorConfig;
+  private readonly shard: GroupCoordinatorShard;
+  private readonly groups: GroupMetadataManager;
+  private readonly offsets: OffsetMetadataManager;
+
+  constructor(
+    private readonly clock: VirtualClock,
+    random: SeededRandom,
+    events: EventLog,
+    /** Whether a topic partition exists, for OffsetCommit validation. */
+    partitionExists: PartitionExists,
+    config: Partial<CoordinatorConfig> = {},
+    /** The topics KIP-848 groups subscribe to and where their records go; none and nowhere by default. */
+    consumerGroupSeams: ConsumerGroupSeams = { metadataImage: new InMemoryTopicImage(), records: () => undefined },
+    /** Where classic groups' and offsets' records go (`__consumer_offsets`); nowhere by default. */
+    records?: CoordinatorRecordWriter,
+  ) {
+    this.config = { ...DEFAULT_COORDINATOR_CONFIG, ...config };
+    this.shard = new GroupCoordinatorShard(clock, random, events, partitionExists, this.config, consumerGroupSeams, records);
+    this.groups = this.shard.groupMetadataManager;
+    this.offsets = this.shard.offsetMetadataManager;
+  }
+
+  /** TxnOffsetCommit offsets waiting for their transaction's marker. */
+  get pendingOffsets(): PendingTransactionalOffsets {
+    return this.offsets.pendingOffsets;
+  }
+
+  /** Read-only access for views: the live classic group object, or undefined. */
+  group(groupId: string): ClassicGroup | undefined {
+    return this.groups.classicGroup(groupId);
+  }
+
+  /** Read-only access for views: the live KIP-848 consumer group, or undefined. */
+  consumerGroup(groupId: string): ConsumerGroup | undefined {
+    return this.groups.consumerGroup(groupId);
+  }
+
+  /** The committed offsets of the group of any type (topic → partition → offset), or undefined. */
+  committedOffsets(groupId: string): Group['offsets'] | undefined {
+    return this.groups.group(groupId)?.offsets;
+  }
+
+  groupIds(): string[] {
+    return this.groups.groupIds();
+  }
+
+  /** Topics were created, deleted or grew: consumer groups subscribed to them reassign. */
+  onTopicsChanged(topicNames?: Iterable<string>): void {
+    this.groups.onTopicsChanged(topicNames);
+  }
+
+  dispose(): void {
+    this.shard.dispose();
+  }
+
+  // ---------------------------------------------------------------- group membership
+
+  joinGroup(request: JoinGroupRequest, respond: Respond<JoinGroupResponse>): void {
+    this.groups.classicGroupJoin(request, this.responder(respond));
+  }
+
+  syncGroup(request: SyncGroupRequest, respond: Respond<SyncGroupResponse>): void {
+    this.groups.classicGroupSync(request, this.responder(respond));
+  }
+
+  heartbeat(request: HeartbeatRequest, respond: Respond<HeartbeatResponse>): void {
+    this.deliver(respond, this.groups.classicGroupHeartbeat(request));
+  }
+
+  leaveGroup(request: LeaveGroupRequest, respond: Respond<LeaveGroupResponse>): void {
+    this.groups.classicGroupLeave(request, this.responder(respond));
+  }
+
+  /** ConsumerGroupHeartbeat (KIP-848); `context.clientHost` as Kafka prints it, e.g. "/127.0.0.1". */
+  consumerGroupHeartbeat(context: HeartbeatContext, request: ConsumerGroupHeartbeatRequestData, respond: Respond<ConsumerGroupHeartbeatResponseData>): void {
+    this.deliver(respond, this.groups.consumerGroupHeartbeat(context, request));
+  }
+
+  consumerGroupDescribe(groupIds: readonly string[], respond: Respond<ConsumerGroupDescribeResponseData['groups']>): void {
+    this.deliver(respond, this.groups.consumerGroupDescribe(groupIds));
+  }
+
+  /** ConsumerGroupDescribe for one group, synchronously (views read it between events). */
+  consumerGroupDescribeNow(groupId: string): ConsumerGroupDescribeResponseData['groups'][number] {
+    return this.groups.consumerGroupDescribe([groupId])[0];
+  }
+
+  // ---------------------------------------------------------------- offsets
+
+  offsetCommit(request: OffsetCommitRequest, respond: Respond<OffsetCommitResponse>): void {
+    this.offsets.commitOffset(request, this.responder(respond));
+  }
+
+  /** sendOffsetsToTransaction: the offsets stay pending for the producer until its transaction ends. */
+  txnOffsetCommit(request: TxnOffsetCommitRequest, respond: Respond<OffsetCommitResponse>): void {
+    this.offsets.commitTransactionalOffset(request, this.responder(respond));
+  }
+
+  /** The transaction marker reaching the group (WriteTxnMarkers). */
+  completeTransaction(groupId: string, producerId: number, result: TransactionResult): void {
+    this.shard.replayEndTransactionMarker(groupId, producerId, result);
+  }
+
+  offsetFetch(request: OffsetFetchRequest, respond: Respond<OffsetFetchResponse>): void {
+    this.deliver(respond, this.offsets.fetchOffsets(request));
+  }
+
+  offsetDelete(request: OffsetDeleteRequest, respond: Respond<OffsetDeleteResponse>): void {
+    this.deliver(respond, this.offsets.deleteOffsets(request));
+  }
+
+  // ---------------------------------------------------------------- admin
+
+  listGroups(request: ListGroupsRequest, respond: Respond<ListGroupsResponse>): void {
+    this.deliver(respond, this.groups.listGroups(request));
+  }
+
+  describeGroups(request: DescribeGroupsRequest, respond: Respond<DescribeGroupsResponse>): void {
+    this.deliver(respond, { groups: request.groups.map((id) => this.describeGroupNow(id)) });
+  }
+
+  /** DescribeGroups for one group, synchronously (views read it between events). */
+  describeGroupNow(groupId: string): DescribedGroup {
+    return this.groups.describeGroup(groupId);
+  }
+
+  deleteGroups(request: DeleteGroupsRequest, respond: Respond<DeleteGroupsResponse>): void {
+    this.deliver(respond, this.shard.deleteGroups(request));
+  }
+
+  private responder<T>(respond: Respond<T>): Respond<T> {
+    return (response: T) => this.deliver(respond, response);
+  }
+
+  private deliver<T>(respond: Respond<T>, response: T): void {
+    this.clock.scheduleCall(this.config.responseLatencyMs, respond, response);
+  }
+}
