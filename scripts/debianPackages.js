@@ -23,9 +23,14 @@ function isRoot() {
   return typeof process.getuid === 'function' && process.getuid() === 0;
 }
 
+/** Whether dpkg is the package manager here; probed once, since every package's check asks. */
+let dpkgPresent;
 function hasDpkg() {
-  const probe = spawnSync('dpkg-query', ['--version'], { stdio: 'ignore' });
-  return !probe.error && probe.status === 0;
+  if (dpkgPresent === undefined) {
+    const probe = spawnSync('dpkg-query', ['--version'], { stdio: 'ignore' });
+    dpkgPresent = !probe.error && probe.status === 0;
+  }
+  return dpkgPresent;
 }
 
 function isDpkgInstalled(name) {

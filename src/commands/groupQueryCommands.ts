@@ -57,18 +57,14 @@ async function askSort(view: GroupQueryView): Promise<void> {
   await view.arrangement.setSort(picked.key === current.key ? { key: current.key, descending: !current.descending } : defaultSortFor(picked.key));
 }
 
-interface GroupItem extends vscode.QuickPickItem {
-  sourceId: string;
-  groupId: string;
-  hidden: boolean;
-}
-
 /** A group the user picked from every loaded cluster's groups, and whether the view's filter hides its row. */
 export interface PickedGroup {
   sourceId: string;
   groupId: string;
   hidden: boolean;
 }
+
+interface GroupItem extends vscode.QuickPickItem, PickedGroup {}
 
 /**
  * A quick pick over every loaded cluster's groups (the filter only marks the ones it hides); undefined when
