@@ -61,10 +61,11 @@ async function main() {
     mochaBin, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '60000', '--forbid-pending',
     '--recursive', 'test/kafka/**/*.test.ts', ...process.argv.slice(2),
   ];
+  const mochaOutput = [];
   const code = await new Promise((resolve) => {
     mocha = spawn(process.execPath, args, {
       cwd: REPO_ROOT,
-      stdio: 'inherit',
+      stdio: ['inherit', 'pipe', 'inherit'],
       detached: true,
       env: {
         ...process.env,
@@ -76,6 +77,10 @@ async function main() {
         KAFKA_VERSION,
       },
     });
+    mocha.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      mochaOutput.push(chunk);
+    });
     mocha.on('exit', (exitCode, signal) => resolve(exitCode === null ? (signal === 'SIGINT' ? 130 : 1) : exitCode));
   });
   if (stopping) {
@@ -83,10 +88,24 @@ async function main() {
   }
   if (code !== 0) {
     console.error(`[kafka] tests failed (exit ${code}); last lines of the broker log:\n${logTail(broker.logFile)}`);
+    // Repeated after the broker log so that a CI summary showing only the output's tail still names the failures.
+    console.error(`[kafka] the failures again, from mocha's report:\n${failureReport(Buffer.concat(mochaOutput).toString('utf8'))}`);
   }
   await stopBroker(broker);
   broker = null;
   return code;
+}
+
+/** Mocha's spec reporter ends with "N failing" and one numbered block per failure; that part, capped in length. */
+function failureReport(output) {
+  const lines = output.split('\n');
+  const start = lines.findIndex((line) => /^\s+\d+ failing\s*$/.test(line));
+  if (start < 0) {
+    return '(mocha printed no failure report; it may have crashed; see above)';
+  }
+  const report = lines.slice(start);
+  const cap = 200;
+  return report.length > cap ? [...report.slice(0, cap), `... ${report.length - cap} more lines above, in mocha's report`].join('\n') : report.join('\n');
 }
 
 main().then(
