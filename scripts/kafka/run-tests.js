@@ -15,6 +15,7 @@ const REPO_ROOT = path.resolve(__dirname, '..', '..');
  * stops at once and names the apt-get line.
  */
 const machinePackages = ['kcat', 'chromium'];
+const STDOUT_DRAIN_MS = 5000;
 
 async function main() {
   ensureDebianPackages('test:kafka', machinePackages);
@@ -81,7 +82,20 @@ async function main() {
       process.stdout.write(chunk);
       mochaOutput.push(chunk);
     });
-    mocha.on('exit', (exitCode, signal) => resolve(exitCode === null ? (signal === 'SIGINT' ? 130 : 1) : exitCode));
+    mocha.on('exit', (exitCode, signal) => {
+      const result = exitCode === null ? (signal === 'SIGINT' ? 130 : 1) : exitCode;
+      // Its stdout can still hold mocha's last lines (the failure report) after the exit; wait for the end of it,
+      // bounded, since a test member left running would keep the pipe open.
+      if (mocha.stdout.readableEnded) {
+        resolve(result);
+        return;
+      }
+      const timer = setTimeout(() => resolve(result), STDOUT_DRAIN_MS);
+      mocha.stdout.once('end', () => {
+        clearTimeout(timer);
+        resolve(result);
+      });
+    });
   });
   if (stopping) {
     return new Promise(() => undefined); // the signal handler exits once the broker is down
