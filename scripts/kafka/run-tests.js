@@ -1,6 +1,7 @@
 // Starts a fresh Kafka broker, runs mocha on test/kafka/**/*.test.ts against it and always cleans up.
 // Usage: node scripts/kafka/run-tests.js [extra mocha args, e.g. --grep lag]
 'use strict';
+/* global setTimeout, clearTimeout, Buffer */
 
 const { spawn } = require('child_process');
 const path = require('path');
