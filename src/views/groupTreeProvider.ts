@@ -44,17 +44,39 @@ export class GroupTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   private readonly unsubscribe: () => void;
   /** Keeps a row whose tooltip is open from being replaced by a background refresh (issue 19). */
   private readonly hoverHold: HoverHold;
+  /**
+   * Each cluster row as the editor last asked for it (its description). The editor can drop the change of a
+   * row that it is rendering at that moment (seen: a cluster row left at "loading…" by its first load, which
+   * ended while the workbench was still laying the view out), and a background reload then reports only the
+   * group rows. So any report under a cluster whose row reads otherwise now also refreshes that row.
+   */
+  private readonly renderedClusters = new Map<string, string | undefined>();
 
   constructor(
     private readonly data: GroupTreeModel,
     hoverHoldOptions?: HoverHoldOptions,
   ) {
     this.hoverHold = new HoverHold((node) => this.onDidChangeTreeDataEmitter.fire(node), (node) => this.lineage(node), hoverHoldOptions);
-    this.unsubscribe = data.onDidChange((node) => this.hoverHold.changed(node));
+    this.unsubscribe = data.onDidChange((node) => this.changed(node));
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
-    return toTreeItem(node);
+    const descriptor = describeNode(node);
+    if (node.kind === 'cluster') {
+      this.renderedClusters.set(node.id, descriptor.description);
+    }
+    return toTreeItem(node, descriptor);
+  }
+
+  private changed(node: TreeNode | undefined): void {
+    const cluster = node && this.lineage(node).at(-1);
+    if (cluster && cluster !== node && cluster.kind === 'cluster' && this.renderedClusters.has(cluster.id)
+      && this.renderedClusters.get(cluster.id) !== describeNode(cluster).description) {
+      // Refreshing the cluster row re-reads what is under it, the reported row included.
+      this.hoverHold.changed(cluster);
+      return;
+    }
+    this.hoverHold.changed(node);
   }
 
   /** Called by the editor when a row's tooltip is about to show: the row is held while it is read. */

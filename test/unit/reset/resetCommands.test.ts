@@ -390,7 +390,7 @@ describe('reset/resetCommands and the group-administration commands (vscode stub
     try {
       await run(COMMANDS.exposeSimulator, undefined as unknown as TreeNode);
       const served = exposures.bootstrapServers(fx.source.id);
-      assert.ok(served && served.length === 3 && served.every((s) => /^127\.0\.0\.1:\d+$/.test(s) && s !== '127.0.0.1:9092'), String(served));
+      assert.ok(served && served.length === 3 && served.every((s) => /^127\.0\.0\.1:\d+$/.test(s) && s !== '127.0.0.1:9092'), `served at ${String(served)}; errors shown: ${JSON.stringify(host.errorMessages)}`);
       panel.receive({ type: 'action', action: 'copyDryRun' });
       const line = await settle('the dry-run line', () => host.clipboard[0]);
       assert.equal(line, `kafka-consumer-groups.sh --bootstrap-server ${served.join(',')} --group billing-archive --reset-offsets --shift-by -100 --all-topics --dry-run`);

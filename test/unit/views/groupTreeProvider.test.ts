@@ -57,4 +57,36 @@ describe('views/GroupTreeProvider (vscode stub)', () => {
       await registry.disposeAll();
     }
   });
+  it('refreshes a cluster row the editor last read as "loading…" when a background reload reports only its groups', async () => {
+    const source = new FakeSource('sim', 'Demo');
+    source.put(groupDetail('audit', { offsets: [offsets('logs', 0, 1, 1)] }));
+    const registry = new SourceRegistry();
+    registry.add({ source, control: new FakeControl() });
+    const model = new modelModule.GroupTreeModel(registry);
+    const provider = new providerModule.GroupTreeProvider(model);
+    const fired: Array<TreeNode | undefined> = [];
+    provider.onDidChangeTreeData((node) => fired.push(node));
+    try {
+      const [cluster] = await provider.getChildren();
+      assert.match(String(provider.getTreeItem(cluster).description), /loading…/);
+      // The first load reports the cluster row; here the editor drops that change and never reads the row again.
+      await model.refresh();
+      const [audit] = (await provider.getChildren(cluster)) as GroupNode[];
+      fired.length = 0;
+
+      source.put(groupDetail('audit', { offsets: [offsets('logs', 0, 1, 4)] }));
+      await model.refresh();
+      assert.deepEqual(fired, [cluster], 'the stale cluster row is refreshed, and with it the group under it');
+      assert.doesNotMatch(String(provider.getTreeItem(cluster).description), /loading…/);
+
+      fired.length = 0;
+      source.put(groupDetail('audit', { offsets: [offsets('logs', 0, 1, 9)] }));
+      await model.refresh();
+      assert.deepEqual(fired, [audit], 'once the editor has read the cluster row, only the changed group is reported');
+    } finally {
+      provider.dispose();
+      model.dispose();
+      await registry.disposeAll();
+    }
+  });
 });
