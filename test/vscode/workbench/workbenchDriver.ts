@@ -288,9 +288,23 @@ export class WorkbenchDriver {
     }
     await widget.waitFor({ state: 'visible', timeout: timeoutMs });
     await this.page.keyboard.type(title);
-    const entry = widget.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    // The widget keeps rows of earlier lists in the DOM, hidden: only a visible row is the palette's.
+    const entry = widget.locator('.quick-input-list .monaco-list-row', { hasText: title }).filter({ visible: true }).first();
     await entry.waitFor({ timeout: timeoutMs });
     await entry.click();
+  }
+
+  /**
+   * The extension's activation time as Developer: Show Running Extensions shows it to a user ("Activation: 502ms"),
+   * with the row's whole text.
+   */
+  async activationTime(displayName: string, timeoutMs = 30_000): Promise<{ activationMs: number; row: string }> {
+    await this.runFromCommandPalette('Developer: Show Running Extensions');
+    const row = this.page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: displayName }).first();
+    await row.waitFor({ state: 'visible', timeout: timeoutMs });
+    let text = '';
+    await this.waitUntil(`an activation time on the row of ${displayName}`, timeoutMs, async () => /\d+\s*ms/.test((text = (await row.innerText()).replace(/\s+/g, ' '))));
+    return { activationMs: Number(/(\d+)\s*ms/.exec(text)?.[1]), row: text };
   }
 
   /** The status bar's text, e.g. to read a transient message a command set. */
