@@ -6,7 +6,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 
-const BENCHES = ['simulator', 'assignors', 'timeline', 'kafka', 'simulatorServer', 'serverAttacks', 'protocol', 'health'];
+const BENCHES = ['simulator', 'assignors', 'timeline', 'kafka', 'simulatorServer', 'serverAttacks', 'protocol', 'health', 'activation'];
 
 const wanted = process.argv.slice(2);
 const selected = wanted.length ? BENCHES.filter((b) => wanted.includes(b)) : BENCHES;

@@ -15,8 +15,11 @@ function run(step, args) {
   }
 }
 
-/** Bundles with esbuild and packages with vsce; returns the .vsix path. */
-function buildAndPackage() {
+/**
+ * Bundles with esbuild and packages with vsce; returns the .vsix path. `production: false` packages the
+ * development bundle instead (unminified, with source maps), for `npm run bench -- activation` to compare.
+ */
+function buildAndPackage({ production = true, out = vsixPath } = {}) {
   for (const required of [path.join('src', 'extension.ts'), '.vscodeignore']) {
     if (!fs.existsSync(path.join(repoRoot, required))) {
       throw new Error(`${required} is missing: without it there is no extension to package (or vsce would pack the whole tree)`);
@@ -25,15 +28,16 @@ function buildAndPackage() {
   const started = Date.now();
   // The production bundle (minified, no source maps): what `npm run package` ships, so what `npm start` and
   // the workbench tests install is what a Marketplace user gets.
-  log('bundling: node esbuild.js --production');
-  run('esbuild', ['esbuild.js', '--production']);
-  log(`packaging: vsce package -> ${path.relative(repoRoot, vsixPath)}`);
+  const esbuildArgs = production ? ['esbuild.js', '--production'] : ['esbuild.js'];
+  log(`bundling: node ${esbuildArgs.join(' ')}`);
+  run('esbuild', esbuildArgs);
+  log(`packaging: vsce package -> ${path.relative(repoRoot, out)}`);
   const vsce = require.resolve('@vscode/vsce/vsce', { paths: [repoRoot] });
   // --allow-missing-repository: the project has no public repository yet, and a placeholder URL would be worse.
   // --no-rewrite-relative-links: with no repository there is no base URL; the README's images ship in the .vsix.
-  run('vsce package', [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', vsixPath]);
+  run('vsce package', [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out]);
   log(`built and packaged in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return vsixPath;
+  return out;
 }
 
 module.exports = { buildAndPackage };
