@@ -16,6 +16,9 @@ import { SourceRegistry } from './sources/sourceRegistry';
 import { registerResetCommands } from './reset/resetCommands';
 import { registerTimelineCommands } from './webview/registerTimeline';
 import { registerDashboardCommand } from './dashboard/registerDashboard';
+import { AgentTools } from './agent/agentTools';
+import { readOnlyToolSpecs } from './agent/toolCatalog';
+import { registerLanguageModelTools } from './chat/languageModelTools';
 
 let registry: SourceRegistry | undefined;
 
@@ -58,6 +61,9 @@ export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
       log,
     ),
   );
+  // The editor's AI agent reads the same sources and tree figures (contributes.languageModelTools).
+  const agentTools = new AgentTools({ sources: () => sources.list(), loadedGroups: () => view.loadedGroups() });
+  context.subscriptions.push({ dispose: () => agentTools.dispose() }, ...registerLanguageModelTools(readOnlyToolSpecs(agentTools), log));
   registerTimelineCommands(
     context,
     {

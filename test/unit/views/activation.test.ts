@@ -17,7 +17,7 @@ interface ExtensionModule {
 }
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as {
-  contributes: { commands: Array<{ command: string }> };
+  contributes: { commands: Array<{ command: string }>; languageModelTools: Array<{ name: string }> };
 };
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -71,6 +71,7 @@ describe('extension activation (vscode stub, real simulator)', function () {
   it('registers every contributed command, the view and a log output channel, all disposable', async () => {
     assert.deepEqual([...host.commands.keys()].sort(), manifest.contributes.commands.map((c) => c.command).sort());
     assert.deepEqual(host.views.map((v) => v.id), ['kafkaGroupLens.groups']);
+    assert.deepEqual([...host.languageModelTools.keys()].sort(), manifest.contributes.languageModelTools.map((t) => t.name).sort());
     assert.deepEqual(host.outputChannels, [{ name: 'Kafka Group Lens', log: true }]);
     assert.ok(context.subscriptions.length >= host.commands.size + 2);
     await waitFor('the simulator context key', () => (host.contextKeys.has('kafkaGroupLens.simulatorActive') ? true : undefined));

@@ -100,6 +100,22 @@ export class Disposable {
   }
 }
 
+/** A tool's text answer, as vscode.LanguageModelTextPart. */
+export class LanguageModelTextPart {
+  constructor(public value: string) {}
+}
+
+/** A tool's answer, as vscode.LanguageModelToolResult. */
+export class LanguageModelToolResult {
+  constructor(public content: unknown[]) {}
+}
+
+/** What `vscode.lm.registerTool` was given: the two calls VS Code makes, prepareInvocation first. */
+export interface FakeLanguageModelTool {
+  prepareInvocation?(options: { input: unknown }, token: unknown): Promise<{ invocationMessage?: unknown; confirmationMessages?: { title: string; message: MarkdownString } } | undefined>;
+  invoke(options: { input: unknown; toolInvocationToken: unknown }, token: unknown): Promise<LanguageModelToolResult>;
+}
+
 /** Enough of vscode.Uri for joinPath and file dialogs: a POSIX path. */
 export class Uri {
   private constructor(readonly path: string) {}
@@ -232,6 +248,8 @@ export class StubHost {
   readonly warningMessages: string[] = [];
   /** What the extension wrote to the clipboard, last write last. */
   readonly clipboard: string[] = [];
+  /** What `vscode.lm.registerTool` registered, by tool name. */
+  readonly languageModelTools = new Map<string, FakeLanguageModelTool>();
   readonly configChange = new EventEmitter<{ affectsConfiguration(key: string): boolean }>();
 
   setConfig(key: string, value: unknown): void {
@@ -316,6 +334,17 @@ function createModule(host: StubHost): Record<string, unknown> {
     ProgressLocation,
     StatusBarAlignment,
     ViewColumn,
+    LanguageModelTextPart,
+    LanguageModelToolResult,
+    lm: {
+      registerTool: (name: string, tool: FakeLanguageModelTool) => {
+        if (host.languageModelTools.has(name)) {
+          throw new Error(`Tool ${name} is already registered`);
+        }
+        host.languageModelTools.set(name, tool);
+        return new Disposable(() => host.languageModelTools.delete(name));
+      },
+    },
     env: {
       clipboard: {
         writeText: async (text: string) => {

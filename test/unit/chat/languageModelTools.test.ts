@@ -1,0 +1,109 @@
+/**
+ * The chat adapter under the `vscode` stub: the tools VS Code gets, called as VS Code calls them (prepareInvocation,
+ * then invoke), over the demo simulator. The write tools' confirmation and refusal are tested here too.
+ */
+import { strict as assert } from 'assert';
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { AgentTools } from '../../../src/agent/agentTools';
+import type { AgentToolSpec } from '../../../src/agent/toolCatalog';
+import { readOnlyToolSpecs } from '../../../src/agent/toolCatalog';
+import type { GroupSummary } from '../../../src/model/types';
+import { GroupHealthTracker } from '../../../src/views/groupHealthTracker';
+import { demoAdmin, type SimAdminFixture } from '../commands/simAdminFixture';
+import { installVscodeStub, LanguageModelTextPart, StubHost, type FakeLanguageModelTool } from '../views/vscodeStub';
+
+interface AdapterModule {
+  registerLanguageModelTools(specs: readonly AgentToolSpec[], log: unknown): Array<{ dispose(): unknown }>;
+}
+
+const manifest = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as {
+  contributes: { languageModelTools: Array<{ name: string; toolReferenceName: string; modelDescription: string; inputSchema: { required?: string[]; properties: Record<string, unknown> } }> };
+};
+
+const log = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined, trace: () => undefined };
+
+/** The text of a tool's answer. */
+function answerText(result: { content: unknown[] }): string {
+  return result.content.map((part) => (part instanceof LanguageModelTextPart ? part.value : '')).join('');
+}
+
+describe('chat/languageModelTools under the vscode stub', () => {
+  let host: StubHost;
+  let uninstall: () => void;
+  let fx: SimAdminFixture;
+  let tools: AgentTools;
+  let tree: GroupSummary[];
+  let registrations: Array<{ dispose(): unknown }>;
+
+  const tool = (name: string): FakeLanguageModelTool => {
+    const found = host.languageModelTools.get(name);
+    assert.ok(found, `${name} is registered`);
+    return found;
+  };
+
+  let adapter: AdapterModule;
+  let cachedBefore: Set<string>;
+
+  before(() => {
+    // The adapter binds `vscode` when loaded: loaded here, under this stub, and dropped after, so no other suite
+    // gets a copy bound to this stub (and the modules other suites already hold stay as they are).
+    cachedBefore = new Set(Object.keys(require.cache));
+    host = new StubHost();
+    uninstall = installVscodeStub(host);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the stub is installed
+    adapter = require('../../../src/chat/languageModelTools') as AdapterModule;
+  });
+
+  after(() => {
+    uninstall();
+    for (const id of Object.keys(require.cache)) {
+      if (!cachedBefore.has(id)) {
+        delete require.cache[id];
+      }
+    }
+  });
+
+  beforeEach(async () => {
+    fx = demoAdmin();
+    tree = await new GroupHealthTracker(() => fx.source.simulation.now).load(fx.source);
+    tools = new AgentTools({ sources: () => [{ source: fx.source, admin: fx.admin }], loadedGroups: () => [{ sourceId: fx.source.id, label: fx.source.label, groups: tree }] });
+    registrations = adapter.registerLanguageModelTools(readOnlyToolSpecs(tools), log);
+  });
+
+  afterEach(async () => {
+    registrations.forEach((r) => r.dispose());
+    tools.dispose();
+    await fx.source.dispose();
+  });
+
+  it('declares every registered tool in package.json with a reference name, a model description and a schema', () => {
+    for (const name of host.languageModelTools.keys()) {
+      const declared = manifest.contributes.languageModelTools.find((t) => t.name === name);
+      assert.ok(declared, `${name} is in contributes.languageModelTools`);
+      assert.ok(declared.toolReferenceName && declared.modelDescription.length > 80, `${name} tells the model what it does`);
+      for (const required of declared.inputSchema.required ?? []) {
+        assert.ok(required in declared.inputSchema.properties, `${name}'s required "${required}" is a property`);
+      }
+    }
+    registrations.forEach((r) => r.dispose());
+    assert.equal(host.languageModelTools.size, 0, 'disposing unregisters');
+    registrations = [];
+  });
+
+  it('answers listGroups with the tree rows, and a read-only tool asks no confirmation', async () => {
+    const listGroups = tool('kafkaGroupLens_listGroups');
+    const prepared = await listGroups.prepareInvocation?.({ input: { filter: 'state:empty' } }, undefined);
+    assert.equal(prepared?.confirmationMessages, undefined);
+    assert.match(String(prepared?.invocationMessage), /matching "state:empty"/);
+    const text = answerText(await listGroups.invoke({ input: { filter: 'state:empty' }, toolInvocationToken: undefined }, undefined));
+    const archive = tree.find((g) => g.groupId === 'billing-archive');
+    assert.ok(archive);
+    assert.match(text, new RegExp(`- billing-archive \\[simple\\] Empty, members 0, lag ${archive.totalLag}`));
+  });
+
+  it('refuses input that is not an object, and passes input errors on to the model', async () => {
+    await assert.rejects(tool('kafkaGroupLens_describeGroup').invoke({ input: 'orders', toolInvocationToken: undefined }, undefined), /takes a JSON object/);
+    await assert.rejects(tool('kafkaGroupLens_describeGroup').invoke({ input: {}, toolInvocationToken: undefined }, undefined), /"group" is required/);
+  });
+});
