@@ -17,7 +17,8 @@ import { registerResetCommands } from './reset/resetCommands';
 import { registerTimelineCommands } from './webview/registerTimeline';
 import { registerDashboardCommand } from './dashboard/registerDashboard';
 import { AgentTools } from './agent/agentTools';
-import { readOnlyToolSpecs } from './agent/toolCatalog';
+import { AgentWrites } from './agent/agentWrites';
+import { readOnlyToolSpecs, writeToolSpecs } from './agent/toolCatalog';
 import { registerLanguageModelTools } from './chat/languageModelTools';
 
 let registry: SourceRegistry | undefined;
@@ -63,7 +64,12 @@ export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
   );
   // The editor's AI agent reads the same sources and tree figures (contributes.languageModelTools).
   const agentTools = new AgentTools({ sources: () => sources.list(), loadedGroups: () => view.loadedGroups() });
-  context.subscriptions.push({ dispose: () => agentTools.dispose() }, ...registerLanguageModelTools(readOnlyToolSpecs(agentTools), log));
+  // Its writes keep their undo records where "Undo Last Offset Change" reads them, as the tree's commands do.
+  const agentWrites = new AgentWrites({ tools: agentTools, undoStore: context.workspaceState, refresh: (sourceId) => view.refreshSource(sourceId) });
+  context.subscriptions.push(
+    { dispose: () => agentTools.dispose() },
+    ...registerLanguageModelTools([...readOnlyToolSpecs(agentTools), ...writeToolSpecs(agentWrites)], log),
+  );
   registerTimelineCommands(
     context,
     {

@@ -4,20 +4,9 @@
  * adapter (src/chat/languageModelTools.ts) registers these; no `vscode` import here.
  */
 import type { AgentTools, GroupInput, HistoryInput, SimulateInput } from './agentTools';
+import type { AgentWrites, DeleteOffsetsInput, RemoveMemberInput, ToolCall, ToolConfirmation } from './agentWrites';
 import type { ResetToolInput } from './planText';
 import { capChars } from './toolText';
-
-/** What VS Code shows before a write runs: in chat, with Continue and Cancel. */
-export interface ToolConfirmation {
-  title: string;
-  /** Markdown: the preview of what the write will change. */
-  message: string;
-}
-
-/** How the call reached the tool: a `toolInvocationToken` means chat did, after its confirmation. */
-export interface ToolCall {
-  fromChat: boolean;
-}
 
 export interface AgentToolSpec {
   /** The tool's name, `kafkaGroupLens_<verb><Noun>`. */
@@ -57,5 +46,34 @@ export function readOnlyToolSpecs(tools: AgentTools): AgentToolSpec[] {
     spec('explainLag', (i) => `Explaining the lag of ${groupName(i)}`, (i) => tools.explainLag(i as unknown as GroupInput)),
     spec('planReset', (i) => `Planning an offset reset of ${groupName(i)} (nothing is changed)`, (i) => tools.planReset(i as unknown as ResetToolInput)),
     spec('simulate', () => 'Running a scenario in the simulator, in virtual time', (i) => tools.simulate(i as unknown as SimulateInput)),
+  ];
+}
+
+/** Preview and message both bounded: the confirmation shows the same capped preview the model would get. */
+function cappedConfirmation(confirmation: ToolConfirmation): ToolConfirmation {
+  return { title: confirmation.title, message: capChars(confirmation.message) };
+}
+
+/** The write tools: each shows its preview in VS Code's confirmation and acts only on that preview, from chat. */
+export function writeToolSpecs(writes: AgentWrites): AgentToolSpec[] {
+  return [
+    {
+      name: `${TOOL_PREFIX}executeReset`,
+      progress: (i) => `Resetting the offsets of ${groupName(i)}`,
+      confirmation: async (i) => cappedConfirmation(await writes.prepareReset(i as unknown as ResetToolInput)),
+      run: async (i, call) => capChars(await writes.executeReset(i as unknown as ResetToolInput, call)),
+    },
+    {
+      name: `${TOOL_PREFIX}deleteOffsets`,
+      progress: (i) => `Deleting committed offsets of ${groupName(i)}`,
+      confirmation: async (i) => cappedConfirmation(await writes.prepareDeleteOffsets(i as unknown as DeleteOffsetsInput)),
+      run: async (i, call) => capChars(await writes.deleteOffsets(i as unknown as DeleteOffsetsInput, call)),
+    },
+    {
+      name: `${TOOL_PREFIX}removeMember`,
+      progress: (i) => `Removing static members from ${groupName(i)}`,
+      confirmation: async (i) => cappedConfirmation(await writes.prepareRemoveMember(i as unknown as RemoveMemberInput)),
+      run: async (i, call) => capChars(await writes.removeMember(i as unknown as RemoveMemberInput, call)),
+    },
   ];
 }

@@ -10,12 +10,10 @@ import type { TreeNode } from '../views/treeNodes';
 import type { AdminPrompts } from './adminPrompts';
 import { COMMANDS } from '../constants';
 import { registerReportingCommand } from './commandRunner';
-import { CONSUMER_OFFSETS, deleteGroupFlow, deleteOffsetsFlow, removeStaticMembersFlow, SHARE_OFFSETS, type GroupOffsetsKind } from './groupAdminFlows';
+import { deleteGroupFlow, deleteOffsetsFlow, keepDeletionUndo, offsetsAdminFor, removeStaticMembersFlow, type GroupOffsetsKind } from './groupAdminFlows';
 import { deleteStreamsGroupFlow } from './streamsDeleteFlow';
 import { groupTarget, reportAdminOutcome, undoSnapshotKey, type GroupTarget } from './groupTarget';
 import type { GroupAdmin } from '../model/groupAdmin';
-import type { GroupDetail } from '../model/types';
-import { shareGroupOffsetsAdmin } from '../offsets/shareAdmin';
 import { vscodeAdminPrompts } from './vscodeAdminPrompts';
 
 export interface GroupAdminCommandDeps {
@@ -27,13 +25,8 @@ export interface GroupAdminCommandDeps {
   prompts?: AdminPrompts;
 }
 
-/** The admin and wording for the group's type: a share group's start offsets go through AlterShareGroupOffsets and friends. */
-function offsetsAdminFor(target: GroupTarget, groupType: GroupDetail['groupType']): { admin: GroupAdmin; kind: GroupOffsetsKind } {
-  return groupType === 'share' ? { admin: shareGroupOffsetsAdmin(target.admin, target.groupId), kind: SHARE_OFFSETS } : { admin: target.admin, kind: CONSUMER_OFFSETS };
-}
-
 async function offsetsAdmin(target: GroupTarget): Promise<{ admin: GroupAdmin; kind: GroupOffsetsKind }> {
-  return offsetsAdminFor(target, (await target.source.describeGroup(target.groupId)).groupType);
+  return offsetsAdminFor(target.admin, target.groupId, (await target.source.describeGroup(target.groupId)).groupType);
 }
 
 export function registerGroupAdminCommands({ registry, view, log, context, prompts = vscodeAdminPrompts }: GroupAdminCommandDeps): vscode.Disposable[] {
@@ -48,7 +41,7 @@ export function registerGroupAdminCommands({ registry, view, log, context, promp
         await reportAdminOutcome(log, view, target, await deleteStreamsGroupFlow(prompts, target.admin, target.groupId, memberCount, describe));
         return;
       }
-      const { admin, kind } = offsetsAdminFor(target, groupType);
+      const { admin, kind } = offsetsAdminFor(target.admin, target.groupId, groupType);
       await reportAdminOutcome(log, view, target, await deleteGroupFlow(prompts, admin, target.groupId, memberCount, kind));
     }),
 
@@ -56,11 +49,8 @@ export function registerGroupAdminCommands({ registry, view, log, context, promp
       const target = groupTarget(registry, node, 'Delete Committed Offsets…');
       const { admin, kind } = await offsetsAdmin(target);
       const outcome = await deleteOffsetsFlow(prompts, admin, target.groupId, kind);
-      if (outcome?.undo) {
-        // A share group's record says so: undo restores it with AlterShareGroupOffsets.
-        const undo = kind.group === 'share' ? { ...outcome.undo, groupType: 'share' as const } : outcome.undo;
-        await context.workspaceState.update(undoSnapshotKey(target.sourceId, target.groupId), undo);
-        outcome.summary += '. "Undo Last Offset Change" on the group commits them again';
+      if (outcome) {
+        await keepDeletionUndo(context.workspaceState, undoSnapshotKey(target.sourceId, target.groupId), kind, outcome);
       }
       await reportAdminOutcome(log, view, target, outcome);
     }),

@@ -7,7 +7,8 @@ import type { GroupAdmin } from '../model/groupAdmin';
 import type { GroupDetail, GroupState, Member } from '../model/types';
 import { describeGroupChanges, formatOffset, groupChanges, type GroupChanges } from '../offsets/offsetDrift';
 import { formatTopicPartition } from '../offsets/topicPartitions';
-import { takeOffsetSnapshot, type OffsetSnapshot } from '../offsets/undo';
+import { takeOffsetSnapshot, undoRecord, type OffsetSnapshot, type UndoStore } from '../offsets/undo';
+import { shareGroupOffsetsAdmin } from '../offsets/shareAdmin';
 import type { AdminPrompts } from './adminPrompts';
 
 export interface AdminOutcome {
@@ -48,6 +49,20 @@ export interface GroupOffsetsKind {
 
 export const CONSUMER_OFFSETS: GroupOffsetsKind = { group: 'consumer', offsets: 'committed', wholeTopics: false };
 export const SHARE_OFFSETS: GroupOffsetsKind = { group: 'share', offsets: 'start', wholeTopics: true };
+
+/** The admin and wording for the group's type: a share group's start offsets go through AlterShareGroupOffsets and friends. */
+export function offsetsAdminFor(admin: GroupAdmin, groupId: string, groupType: GroupDetail['groupType']): { admin: GroupAdmin; kind: GroupOffsetsKind } {
+  return groupType === 'share' ? { admin: shareGroupOffsetsAdmin(admin, groupId), kind: SHARE_OFFSETS } : { admin, kind: CONSUMER_OFFSETS };
+}
+
+/** Keeps a deletion's undo record under `key` and says in the summary how to put the offsets back. */
+export async function keepDeletionUndo(store: UndoStore, key: string, kind: GroupOffsetsKind, outcome: AdminOutcome): Promise<void> {
+  if (!outcome.undo) {
+    return;
+  }
+  await store.update(key, undoRecord(outcome.undo, kind.group));
+  outcome.summary += '. "Undo Last Offset Change" on the group commits them again';
+}
 
 /** Delete Group: refuses (with the reason) unless Empty, confirms, then sends DeleteGroups. */
 export async function deleteGroupFlow(

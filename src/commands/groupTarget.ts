@@ -10,6 +10,9 @@ import type { GroupsView } from '../views/groupsView';
 import type { TreeNode } from '../views/treeNodes';
 import type { AdminOutcome } from './groupAdminFlows';
 
+// The undo record's key lives with the record (vscode-free, for the agent tools too); the commands import it from here.
+export { undoSnapshotKey } from '../offsets/undo';
+
 export interface GroupTarget {
   sourceId: string;
   groupId: string;
@@ -52,10 +55,6 @@ function groupOfRow(node: TreeNode | PickedGroupRef | undefined): { sourceId: st
   }
 }
 
-/** Workspace-state key of the last offset change (a reset or a deletion) of a group on a cluster: what undo restores. */
-export function undoSnapshotKey(sourceId: string, groupId: string): string {
-  return `kafkaGroupLens.lastReset:${encodeURIComponent(sourceId)}:${encodeURIComponent(groupId)}`;
-}
 
 /** Logs an admin outcome, shows it (a warning naming the first failures), and reloads the group's cluster. */
 export async function reportAdminOutcome(log: vscode.LogOutputChannel, view: Pick<GroupsView, 'refreshSource'>, target: GroupTarget, outcome: AdminOutcome | undefined): Promise<void> {

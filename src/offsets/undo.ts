@@ -35,6 +35,22 @@ export interface OffsetSnapshot {
   offsets: SnapshotOffset[];
 }
 
+/** Where undo records are kept: the workspace state (a vscode.Memento fits). */
+export interface UndoStore {
+  get(key: string): unknown;
+  update(key: string, value: unknown): PromiseLike<void>;
+}
+
+/** Workspace-state key of the last offset change (a reset or a deletion) of a group on a cluster: what undo restores. */
+export function undoSnapshotKey(sourceId: string, groupId: string): string {
+  return `kafkaGroupLens.lastReset:${encodeURIComponent(sourceId)}:${encodeURIComponent(groupId)}`;
+}
+
+/** The record as kept: a share group's says so, since undo restores it with AlterShareGroupOffsets. */
+export function undoRecord(snapshot: OffsetSnapshot, groupKind: 'consumer' | 'share' | 'streams'): OffsetSnapshot {
+  return groupKind === 'share' ? { ...snapshot, groupType: 'share' } : snapshot;
+}
+
 export interface RestoreActions {
   /** Offsets to commit (with generation -1, as alterConsumerGroupOffsets does). */
   commit: CommittedOffset[];

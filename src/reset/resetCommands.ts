@@ -28,9 +28,11 @@ import {
   describeFailures,
   describeGroupChanges,
   executeReset,
+  executedResetSummary,
   parseStoredSnapshot,
   planUndo,
   undoConfirmation,
+  undoRecordSaver,
   undoReset,
   type CancelSignal,
   type GroupChanges,
@@ -126,18 +128,12 @@ export function registerResetCommands({ registry, view, log, context, prompts = 
       {
         execute: async () => {
           const planned = current;
-          // A reset that changes nothing keeps the undo record of the change before it.
-          const previousUndo = context.workspaceState.get<unknown>(undoKey);
+          const saveUndo = undoRecordSaver(context.workspaceState, undoKey, route.kind);
           const outcome = await withCancellableProgress(`Resetting the offsets of ${target.groupId}…`, async (signal) => {
             if (signal.cancelled) {
               throw new CancelledError();
             }
-            return executeReset(route.admin, planned, {
-              takenAt: Date.now(),
-              // A share group's record says so: undo restores it with AlterShareGroupOffsets.
-              saveUndo: async (snapshot) =>
-                context.workspaceState.update(undoKey, snapshot && route.kind === 'share' ? { ...snapshot, groupType: 'share' } : (snapshot ?? previousUndo)),
-            });
+            return executeReset(route.admin, planned, { takenAt: Date.now(), saveUndo });
           });
           if (!outcome.ok) {
             const lines = describeGroupChanges(outcome.changes, 'previewed');
@@ -146,12 +142,7 @@ export function registerResetCommands({ registry, view, log, context, prompts = 
             return { kind: 'changed' as const, changed: { summary, lines } };
           }
           const failures = describeFailures(outcome.results);
-          const undoHint = outcome.snapshot ? ' "Undo Last Offset Change" on the group puts the previous ones back.' : '';
-          const summary = !outcome.confirmed
-            ? `The commit failed and the offsets could not be read back: which of the ${outcome.results.length} partition(s) were reset is unknown. "Undo Last Offset Change" restores those the reset reached.`
-            : failures.length === 0
-              ? `Committed ${outcome.results.length} offset(s) of ${target.groupId}.${undoHint}`
-              : `${failures.length} of ${outcome.results.length} partition(s) were not reset.${undoHint}`;
+          const summary = executedResetSummary(target.groupId, outcome);
           log.info(`[${target.source.label}] Reset ${target.groupId}: ${summary}${failures.length ? `\n  ${failures.join('\n  ')}` : ''}`);
           await view.refreshSource(target.sourceId);
           return { kind: 'results' as const, summary, rows: toResultRows(planned.rows, outcome.results) };

@@ -10,7 +10,7 @@ import { describeGroupChanges, formatOffset, groupChanges, type GroupChanges } f
 import { inactiveGroupError, planReset, resetPartitions, type ResetFacts, type ResetRequest, type ResetRow } from '../offsets/resetPlan';
 import { previewRows, type ResetPreview } from '../offsets/resetPreview';
 import { formatTopicPartition, PartitionMap } from '../offsets/topicPartitions';
-import { describeUndoStep, keepPartitions, planUndoSteps, restoreActions, takeOffsetSnapshot, type OffsetSnapshot, type UndoStep } from '../offsets/undo';
+import { describeUndoStep, keepPartitions, planUndoSteps, restoreActions, takeOffsetSnapshot, undoRecord, type OffsetSnapshot, type UndoStep, type UndoStore } from '../offsets/undo';
 import type { ConfirmOptions } from '../commands/adminPrompts';
 import { errorMessage } from '../protocol/errors';
 
@@ -106,6 +106,25 @@ export interface ExecuteOptions {
    * when the commit changed fewer partitions (with those, or undefined when it changed none).
    */
   saveUndo(snapshot: OffsetSnapshot | undefined): Promise<void>;
+}
+
+/**
+ * ExecuteOptions.saveUndo over the workspace's undo store, as the preview panel and the agent's executeReset keep
+ * it. A reset that changes nothing keeps the record of the change before it (read when this is made).
+ */
+export function undoRecordSaver(store: UndoStore, key: string, groupKind: 'consumer' | 'share' | 'streams'): ExecuteOptions['saveUndo'] {
+  const previousUndo = store.get(key);
+  return async (snapshot) => store.update(key, snapshot ? undoRecord(snapshot, groupKind) : previousUndo);
+}
+
+/** One sentence on an executed reset: what was committed, what failed, and whether undo can put it back. */
+export function executedResetSummary(groupId: string, outcome: Extract<ExecuteOutcome, { ok: true }>): string {
+  const failures = describeFailures(outcome.results);
+  const undoHint = outcome.snapshot ? ' "Undo Last Offset Change" on the group puts the previous ones back.' : '';
+  if (!outcome.confirmed) {
+    return `The commit failed and the offsets could not be read back: which of the ${outcome.results.length} partition(s) were reset is unknown. "Undo Last Offset Change" restores those the reset reached.`;
+  }
+  return failures.length === 0 ? `Committed ${outcome.results.length} offset(s) of ${groupId}.${undoHint}` : `${failures.length} of ${outcome.results.length} partition(s) were not reset.${undoHint}`;
 }
 
 /** A partition the broker refused, as "t-0: REASON". */

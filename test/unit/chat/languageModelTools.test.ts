@@ -7,7 +7,8 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { AgentTools } from '../../../src/agent/agentTools';
 import type { AgentToolSpec } from '../../../src/agent/toolCatalog';
-import { readOnlyToolSpecs } from '../../../src/agent/toolCatalog';
+import { AgentWrites } from '../../../src/agent/agentWrites';
+import { readOnlyToolSpecs, writeToolSpecs } from '../../../src/agent/toolCatalog';
 import type { GroupSummary } from '../../../src/model/types';
 import { GroupHealthTracker } from '../../../src/views/groupHealthTracker';
 import { demoAdmin, type SimAdminFixture } from '../commands/simAdminFixture';
@@ -68,13 +69,32 @@ describe('chat/languageModelTools under the vscode stub', () => {
     fx = demoAdmin();
     tree = await new GroupHealthTracker(() => fx.source.simulation.now).load(fx.source);
     tools = new AgentTools({ sources: () => [{ source: fx.source, admin: fx.admin }], loadedGroups: () => [{ sourceId: fx.source.id, label: fx.source.label, groups: tree }] });
-    registrations = adapter.registerLanguageModelTools(readOnlyToolSpecs(tools), log);
+    const writes = new AgentWrites({ tools, undoStore: { get: () => undefined, update: () => Promise.resolve() }, refresh: () => Promise.resolve() });
+    registrations = adapter.registerLanguageModelTools([...readOnlyToolSpecs(tools), ...writeToolSpecs(writes)], log);
   });
 
   afterEach(async () => {
     registrations.forEach((r) => r.dispose());
     tools.dispose();
     await fx.source.dispose();
+  });
+
+  it('registers every declared tool', () => {
+    assert.deepEqual([...host.languageModelTools.keys()].sort(), manifest.contributes.languageModelTools.map((t) => t.name).sort());
+  });
+
+  it('shows a write\'s preview as its confirmation, and refuses its invoke without a chat token', async () => {
+    const executeReset = tool('kafkaGroupLens_executeReset');
+    const input = { group: 'billing-archive', scenario: 'to-earliest' };
+    const before = await fx.admin.committedOffsets('billing-archive');
+    const prepared = await executeReset.prepareInvocation?.({ input }, undefined);
+    assert.match(prepared?.confirmationMessages?.title ?? '', /Reset the offsets of "billing-archive"/);
+    assert.match(prepared?.confirmationMessages?.message.value ?? '', /\| legacy-events \| 2 \| 250 \| 0 \| -250 \|/);
+    await assert.rejects(executeReset.invoke({ input, toolInvocationToken: undefined }, undefined), /runs only from chat/);
+    assert.deepEqual(await fx.admin.committedOffsets('billing-archive'), before);
+    await executeReset.prepareInvocation?.({ input }, undefined);
+    const done = answerText(await executeReset.invoke({ input, toolInvocationToken: {} }, undefined));
+    assert.match(done, /Committed 3 offset\(s\) of billing-archive/);
   });
 
   it('declares every registered tool in package.json with a reference name, a model description and a schema', () => {
