@@ -90,6 +90,22 @@ function outcomeText(outcome: AdminOutcome): string {
   return [outcome.summary, ...boundLines(outcome.lines.map((l) => `- ${l}`), 50, 'lines')].join('\n');
 }
 
+/**
+ * Runs a flow with a confirmation that records what it asks and declines it, so the flow changes nothing: what
+ * it asked is the preview to show.
+ */
+async function askedConfirmation<T>(what: string, flow: (confirm: (options: ConfirmOptions) => boolean) => Promise<T>): Promise<{ asked: ConfirmOptions; result: T }> {
+  let asked: ConfirmOptions | undefined;
+  const result = await flow((options) => {
+    asked = options;
+    return false;
+  });
+  if (!asked) {
+    throw new Error(`${what} asked no confirmation; nothing to show`);
+  }
+  return { asked, result };
+}
+
 const RECHECK_NOTE = 'The group is read again before the change: nothing is written if it changed since this preview.';
 
 export class AgentWrites {
@@ -178,15 +194,8 @@ export class AgentWrites {
   }
 
   async prepareDeleteOffsets(input: DeleteOffsetsInput): Promise<ToolConfirmation> {
-    let asked: ConfirmOptions | undefined;
-    const { sourceId } = await this.deleteOffsetsWith(input, (options) => {
-      asked = options;
-      return false;
-    });
-    if (!asked) {
-      throw new Error('Delete Committed Offsets asked no confirmation; nothing to show');
-    }
-    this.keep('deleteOffsets', input, { tool: 'deleteOffsets', sourceId, confirm: asked });
+    const { asked, result } = await askedConfirmation('Delete Committed Offsets', (confirm) => this.deleteOffsetsWith(input, confirm));
+    this.keep('deleteOffsets', input, { tool: 'deleteOffsets', sourceId: result.sourceId, confirm: asked });
     return { title: asked.message, message: `${asked.detail ?? ''}\n\n${RECHECK_NOTE}` };
   }
 
@@ -226,15 +235,8 @@ export class AgentWrites {
   }
 
   async prepareRemoveMember(input: RemoveMemberInput): Promise<ToolConfirmation> {
-    let asked: ConfirmOptions | undefined;
-    const { sourceId } = await this.removeMembersWith(input, (options) => {
-      asked = options;
-      return false;
-    });
-    if (!asked) {
-      throw new Error('Remove Static Members asked no confirmation; nothing to show');
-    }
-    this.keep('removeMember', input, { tool: 'removeMember', sourceId, confirm: asked });
+    const { asked, result } = await askedConfirmation('Remove Static Members', (confirm) => this.removeMembersWith(input, confirm));
+    this.keep('removeMember', input, { tool: 'removeMember', sourceId: result.sourceId, confirm: asked });
     return { title: asked.message, message: asked.detail ?? '' };
   }
 

@@ -12,7 +12,7 @@ import { readOnlyToolSpecs, writeToolSpecs } from '../../../src/agent/toolCatalo
 import type { GroupSummary } from '../../../src/model/types';
 import { GroupHealthTracker } from '../../../src/views/groupHealthTracker';
 import { demoAdmin, type SimAdminFixture } from '../commands/simAdminFixture';
-import { installVscodeStub, LanguageModelTextPart, StubHost, type FakeLanguageModelTool } from '../views/vscodeStub';
+import { installVscodeStubForSuite, LanguageModelTextPart, StubHost, type FakeLanguageModelTool } from '../views/vscodeStub';
 
 interface AdapterModule {
   registerLanguageModelTools(specs: readonly AgentToolSpec[], log: unknown): Array<{ dispose(): unknown }>;
@@ -44,26 +44,16 @@ describe('chat/languageModelTools under the vscode stub', () => {
   };
 
   let adapter: AdapterModule;
-  let cachedBefore: Set<string>;
 
   before(() => {
-    // The adapter binds `vscode` when loaded: loaded here, under this stub, and dropped after, so no other suite
-    // gets a copy bound to this stub (and the modules other suites already hold stay as they are).
-    cachedBefore = new Set(Object.keys(require.cache));
+    // The adapter binds `vscode` when loaded: loaded here, under this stub, and dropped after.
     host = new StubHost();
-    uninstall = installVscodeStub(host);
+    uninstall = installVscodeStubForSuite(host);
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the stub is installed
     adapter = require('../../../src/chat/languageModelTools') as AdapterModule;
   });
 
-  after(() => {
-    uninstall();
-    for (const id of Object.keys(require.cache)) {
-      if (!cachedBefore.has(id)) {
-        delete require.cache[id];
-      }
-    }
-  });
+  after(() => uninstall());
 
   beforeEach(async () => {
     fx = demoAdmin();

@@ -496,6 +496,24 @@ export function installVscodeStub(host: StubHost): () => void {
 }
 
 /**
+ * Installs the stub for a suite that requires `src/` modules after it: the returned function uninstalls it and
+ * drops the modules loaded since, so no later suite gets copies bound to this stub (and the modules other suites
+ * already hold stay as they are).
+ */
+export function installVscodeStubForSuite(host: StubHost): () => void {
+  const cachedBefore = new Set(Object.keys(require.cache));
+  const uninstall = installVscodeStub(host);
+  return () => {
+    uninstall();
+    for (const id of Object.keys(require.cache)) {
+      if (!cachedBefore.has(id)) {
+        delete require.cache[id];
+      }
+    }
+  };
+}
+
+/**
  * Installs the stub for a suite that loads `src/` modules itself: those modules bind `vscode` when loaded,
  * so cached copies (bound to an earlier suite's stub) are dropped first, and the ones loaded here are
  * dropped again by the returned uninstaller.
@@ -507,14 +525,5 @@ export function installFreshVscodeStub(host: StubHost): () => void {
       delete require.cache[id];
     }
   }
-  const cachedBefore = new Set(Object.keys(require.cache));
-  const uninstall = installVscodeStub(host);
-  return () => {
-    uninstall();
-    for (const id of Object.keys(require.cache)) {
-      if (!cachedBefore.has(id)) {
-        delete require.cache[id];
-      }
-    }
-  };
+  return installVscodeStubForSuite(host);
 }
