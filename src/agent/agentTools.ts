@@ -59,6 +59,9 @@ export interface SimulateInput {
   limit?: number;
 }
 
+/** Real-cluster history reads kept running for the agent; past this, the one asked about longest ago ends. */
+export const MAX_HISTORY_WATCHES = 20;
+
 /** The longest scenario the tool runs: it runs inside the editor, and a month of virtual time takes a while. */
 export const MAX_SIMULATED_MS = 3600_000;
 
@@ -156,6 +159,11 @@ export class AgentTools {
     const key = `${source.id}\n${groupId}`;
     let note: string | undefined;
     if (source.watchRebalances && !this.watches.has(key)) {
+      const [oldest] = this.watches;
+      if (oldest && this.watches.size >= MAX_HISTORY_WATCHES) {
+        oldest[1]();
+        this.watches.delete(oldest[0]);
+      }
       this.watches.set(key, source.watchRebalances(groupId, () => undefined));
       note = 'Reading of this group\'s history from __consumer_offsets started just now; ask again in a few seconds for events before this call.';
     }

@@ -1,5 +1,7 @@
 import { strict as assert } from 'assert';
-import { AgentTools, MAX_SIMULATED_MS, type TreeClusterGroups } from '../../../src/agent/agentTools';
+import { AgentTools, MAX_HISTORY_WATCHES, MAX_SIMULATED_MS, type TreeClusterGroups } from '../../../src/agent/agentTools';
+import type { Unsubscribe } from '../../../src/model/clusterSource';
+import { FakeSource } from '../views/fakeSource';
 import type { GroupSummary } from '../../../src/model/types';
 import { DEMO_SCENARIO } from '../../../src/simulator/scenarios/demo';
 import { GroupHealthTracker } from '../../../src/views/groupHealthTracker';
@@ -114,5 +116,33 @@ describe('agent tools over the demo simulator', () => {
     assert.throws(() => tools.simulate({ scenario: '{' }), /not valid JSON/);
     assert.throws(() => tools.simulate({ scenario: { topics: 'x' } }), /Invalid scenario:[\s\S]*Fix those fields/);
     assert.throws(() => tools.simulate({ scenario: { ...DEMO_SCENARIO, durationMs: MAX_SIMULATED_MS + 1 } }), /one hour of virtual time/);
+  });
+});
+
+/** A real cluster's history: read from __consumer_offsets only while watched. */
+class WatchedSource extends FakeSource {
+  readonly watching = new Set<string>();
+  rebalanceEvents(): [] {
+    return [];
+  }
+  watchRebalances(groupId: string): Unsubscribe {
+    this.watching.add(groupId);
+    return () => this.watching.delete(groupId);
+  }
+}
+
+describe('agent tools over a real cluster\'s history', () => {
+  it('starts reading a group\'s history once, says so, and keeps a bounded number of reads running', () => {
+    const source = new WatchedSource('prod', 'Production', 'kafka');
+    const tools = new AgentTools({ sources: () => [{ source }], loadedGroups: () => [] });
+    assert.match(tools.rebalanceHistory({ group: 'g-0' }), /started just now; ask again in a few seconds/);
+    assert.doesNotMatch(tools.rebalanceHistory({ group: 'g-0' }), /started just now/);
+    for (let i = 1; i <= MAX_HISTORY_WATCHES; i++) {
+      tools.rebalanceHistory({ group: `g-${i}` });
+    }
+    assert.equal(source.watching.size, MAX_HISTORY_WATCHES);
+    assert.ok(!source.watching.has('g-0'), 'the read asked about longest ago ended');
+    tools.dispose();
+    assert.equal(source.watching.size, 0);
   });
 });
