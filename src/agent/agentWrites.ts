@@ -51,6 +51,17 @@ export interface AgentWriteDeps {
   now?: () => number;
 }
 
+/**
+ * Text shown as it is in the confirmation, which VS Code renders as markdown: a group id, a client id or a
+ * warning may hold markup (`<b>x</b>`, `[link](…)`, `|`), and a preview must not render as something else.
+ * A fenced block, its fence longer than any run of backticks inside, keeps every character literal.
+ */
+export function verbatimMarkdown(text: string): string {
+  const longestRun = Math.max(0, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));
+  const fence = '`'.repeat(Math.max(3, longestRun + 1));
+  return `${fence}text\n${text}\n${fence}`;
+}
+
 type Pending =
   | { tool: 'executeReset'; plan: PlannedResetTool }
   | { tool: 'deleteOffsets' | 'removeMember'; sourceId: string; confirm: ConfirmOptions };
@@ -158,7 +169,7 @@ export class AgentWrites {
       throw new Error(`${plan.text}\nNothing can be executed until the plan succeeds.`);
     }
     this.keep('executeReset', input, { tool: 'executeReset', plan });
-    return { title: `Reset the offsets of "${plan.preview.request.groupId}" on "${plan.entry.source.label}"?`, message: `${plan.text}\n\n${RECHECK_NOTE} "Undo Last Offset Change" on the group puts the previous offsets back.` };
+    return { title: `Reset the offsets of "${plan.preview.request.groupId}" on "${plan.entry.source.label}"?`, message: `${verbatimMarkdown(plan.text)}\n\n${RECHECK_NOTE} "Undo Last Offset Change" on the group puts the previous offsets back.` };
   }
 
   async executeReset(input: ResetToolInput, call: ToolCall): Promise<string> {
@@ -196,7 +207,7 @@ export class AgentWrites {
   async prepareDeleteOffsets(input: DeleteOffsetsInput): Promise<ToolConfirmation> {
     const { asked, result } = await askedConfirmation('Delete Committed Offsets', (confirm) => this.deleteOffsetsWith(input, confirm));
     this.keep('deleteOffsets', input, { tool: 'deleteOffsets', sourceId: result.sourceId, confirm: asked });
-    return { title: asked.message, message: `${asked.detail ?? ''}\n\n${RECHECK_NOTE}` };
+    return { title: asked.message, message: `${verbatimMarkdown(asked.detail ?? '')}\n\n${RECHECK_NOTE}` };
   }
 
   async deleteOffsets(input: DeleteOffsetsInput, call: ToolCall): Promise<string> {
@@ -237,7 +248,7 @@ export class AgentWrites {
   async prepareRemoveMember(input: RemoveMemberInput): Promise<ToolConfirmation> {
     const { asked, result } = await askedConfirmation('Remove Static Members', (confirm) => this.removeMembersWith(input, confirm));
     this.keep('removeMember', input, { tool: 'removeMember', sourceId: result.sourceId, confirm: asked });
-    return { title: asked.message, message: asked.detail ?? '' };
+    return { title: asked.message, message: verbatimMarkdown(asked.detail ?? '') };
   }
 
   async removeMember(input: RemoveMemberInput, call: ToolCall): Promise<string> {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'assert';
 import { AgentTools } from '../../../src/agent/agentTools';
-import { AgentWrites, CONFIRMATION_TTL_MS } from '../../../src/agent/agentWrites';
+import { AgentWrites, CONFIRMATION_TTL_MS, verbatimMarkdown } from '../../../src/agent/agentWrites';
 import { parseStoredSnapshot } from '../../../src/reset/resetFlow';
 import { undoSnapshotKey, type UndoStore } from '../../../src/offsets/undo';
 import { demoAdmin, type SimAdminFixture } from '../commands/simAdminFixture';
@@ -48,6 +48,7 @@ describe('agent write tools over the demo simulator', () => {
     const confirmation = await writes.prepareReset(TO_EARLIEST);
     assert.match(confirmation.title, /Reset the offsets of "billing-archive"/);
     assert.match(confirmation.message, /\| legacy-events \| 0 \| 700 \| 0 \| -700 \|/);
+    assert.match(confirmation.message, /^```text\nReset of "billing-archive"[^]*\n```\n\n/, 'the preview is shown verbatim, not as markdown');
     await assert.rejects(writes.executeReset(TO_EARLIEST, NOT_CHAT), /runs only from chat.*Nothing was changed/);
     assert.deepEqual(await offsets(), before);
     assert.equal(store.values.size, 0, 'no undo record');
@@ -118,5 +119,11 @@ describe('agent write tools over the demo simulator', () => {
     await writes.prepareRemoveMember(input);
     assert.match(await writes.removeMember(input, CHAT), /Removed 1 static member\(s\)[\s\S]*payments-audit-a: removed/);
     assert.ok(!(await fx.source.describeGroup('payments-audit')).members.some((m) => m.groupInstanceId === 'payments-audit-a'));
+  });
+
+  it('keeps a preview holding markup literal in the confirmation\'s markdown', () => {
+    assert.equal(verbatimMarkdown('group <b>x</b> [link](http://e.invalid) | *y*'), '```text\ngroup <b>x</b> [link](http://e.invalid) | *y*\n```');
+    // A run of backticks inside cannot close the block early.
+    assert.equal(verbatimMarkdown('a ```` b'), '`````text\na ```` b\n`````');
   });
 });
