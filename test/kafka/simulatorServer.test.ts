@@ -208,6 +208,10 @@ describe('simulator Kafka server with kcat and Java clients', function () {
     // The offsets sent in the committed transaction are the group's committed offsets.
     const offsets = describeSimGroup(sim, 'java-eos').offsets.find((o) => o.topic === TOPIC && o.partition === 0);
     assert.equal(offsets?.committedOffset, 4);
+    // Transactions V2 (KIP-890), as against a 4.4 broker: the partitions and the offsets are added by Produce and
+    // TxnOffsetCommit themselves, and EndTxn v5 bumps the epoch (a Java producer's client id is producer-<transactional id>).
+    const requests = new Set(serverLog.map((line) => /^request (\w+ v\d+) from producer-java-txn/.exec(line)?.[1]).filter((r) => r !== undefined));
+    assert.ok(['EndTxn v5', 'TxnOffsetCommit v5'].every((r) => requests.has(r)) && ![...requests].some((r) => /^Add(Partitions|Offsets)ToTxn /.test(r)), [...requests].join(', '));
   });
 
   it('Java kafka-clients 4.x rejoin and close reasons reach the coordinator\'s causes as a broker logs them', async () => {

@@ -14,11 +14,22 @@ import { PRODUCER_APIS } from './producerApis';
 
 export const API_VERSIONS_KEY = ApiKeys.ApiVersions;
 
+/**
+ * The features the server supports and has finalized (KIP-584, ApiVersions v3+). Only
+ * transaction.version: at 2, Kafka 4.x clients run Transactions V2 (see producerApis.ts). A real
+ * 4.4 broker lists more (metadata.version, group.version, ...); no client changes its requests for those.
+ */
+const TRANSACTION_VERSION = 2;
+const FINALIZED_FEATURES_EPOCH = 1n;
+
 function apiVersionsBody(errorCode: number): ApiVersionsResponseData {
   return {
     errorCode,
     apiKeys: API_TABLE.map((api) => ({ apiKey: api.key, minVersion: api.minVersion, maxVersion: api.maxVersion })),
     throttleTimeMs: 0,
+    supportedFeatures: [{ name: 'transaction.version', minVersion: 0, maxVersion: TRANSACTION_VERSION }],
+    finalizedFeaturesEpoch: FINALIZED_FEATURES_EPOCH,
+    finalizedFeatures: [{ name: 'transaction.version', maxVersionLevel: TRANSACTION_VERSION, minVersionLevel: TRANSACTION_VERSION }],
   };
 }
 

@@ -125,10 +125,14 @@ function listOffsets(request: ListOffsetsRequestData, ctx: RequestContext): List
 
 // ------------------------------------------------------------------ Produce
 
+/** Produce v12+ comes from a Transactions V2 client (KIP-890): the leader adds the partition to its transaction. */
+const TRANSACTIONS_V2_PRODUCE_VERSION = 12;
+
 /**
- * Transactional batches go through the engine's producer of their transactional id, and only to
- * partitions AddPartitionsToTxn added to the ongoing transaction (else INVALID_TXN_STATE, as a
- * broker that verifies transactions answers).
+ * Transactional batches go through the engine's producer of their transactional id. From a V1 client
+ * (Produce below v12) only to partitions AddPartitionsToTxn added to the ongoing transaction (else
+ * INVALID_TXN_STATE, as a broker that verifies transactions answers); from a V2 client the partition
+ * is added here, starting the transaction if none is ongoing, as the leader's implicit add does.
  */
 function appendTransactional(ctx: RequestContext, transactionalId: string | null, topic: string, partition: number, produced: ProducedBatches): number {
   const owner = produced.transactional;
@@ -138,6 +142,10 @@ function appendTransactional(ctx: RequestContext, transactionalId: string | null
   const txn = ctx.server.transactions.lookup(transactionalId, owner.producerId, owner.epoch);
   if (typeof txn === 'number') {
     return txn;
+  }
+  if (ctx.apiVersion >= TRANSACTIONS_V2_PRODUCE_VERSION) {
+    ctx.server.transactions.ensureOngoing(txn);
+    txn.partitions.add(partitionEntry(topic, partition));
   }
   if (!txn.producer.inTransaction || !txn.partitions.has(partitionEntry(topic, partition))) {
     return INVALID_TXN_STATE;
@@ -344,10 +352,7 @@ async function fetch(request: FetchRequestData, ctx: RequestContext): Promise<Fe
   return { throttleTimeMs: 0, errorCode: NO_ERROR, sessionId: 0, responses: topics.map(fetchedToWire) };
 }
 
-/**
- * Produce stops nowhere below Kafka 4.4's v13: v12 only marks Transactions V2, which clients use
- * only when a broker finalizes transaction.version 2, and this one does not (see producerApis.ts).
- */
+/** Produce stops nowhere below Kafka 4.4's v13 (v12 marks a Transactions V2 client, v13 names topics by id). */
 export const DATA_APIS: readonly ApiDefinition[] = [
   defineApi({ key: 0, name: 'Produce', minVersion: 3, maxVersion: 13, request: ProduceRequest, response: ProduceResponse, handle: produce }),
   defineApi({ key: 1, name: 'Fetch', minVersion: 4, maxVersion: 18, request: FetchRequest, response: FetchResponse, handle: fetch }),

@@ -4,11 +4,14 @@
  * added with AddOffsetsToTxn first). The records, markers and transactional offsets are the
  * engine's (see transactions.ts).
  *
- * Where the versions stop, and why: the server does not finalize the transaction.version feature,
- * so clients run Transactions V1, which Kafka's Java client caps at EndTxn v4 and TxnOffsetCommit
- * v4 (v5 is Transactions V2: an epoch bump per transaction). AddPartitionsToTxn v4+ is the
- * broker-to-coordinator verification form (KIP-890), not a client's. InitProducerId v6 is
- * unstable in Kafka 4.4 (KIP-939 two-phase commit).
+ * Transactions V2 (KIP-890): ApiVersions finalizes transaction.version 2 (see apis.ts), so Kafka 4.x
+ * clients send EndTxn v5, which bumps the epoch at every end and answers the new one, and TxnOffsetCommit
+ * v5, which adds the group's offsets to the transaction by itself (no AddOffsetsToTxn); their Produce v12+
+ * adds a partition by itself too (dataApis.ts). Older clients go on with V1 at the versions below v5.
+ *
+ * Where the versions stop, and why: TxnOffsetCommit v6 names topics by id, which is not served yet.
+ * AddPartitionsToTxn v4+ is the broker-to-coordinator verification form (KIP-890), not a client's.
+ * InitProducerId v6 is unstable in Kafka 4.4 (KIP-939 two-phase commit).
  */
 import { errorCodeOf } from '../../protocol/errorCodes';
 import { AddOffsetsToTxnRequest, type AddOffsetsToTxnRequestData } from '../../protocol/messages/addOffsetsToTxnRequest';
@@ -72,8 +75,15 @@ function addOffsetsToTxn(request: AddOffsetsToTxnRequestData, ctx: RequestContex
   return { throttleTimeMs: 0, errorCode: typeof txn === 'number' ? txn : NO_ERROR };
 }
 
+/** The first version of Transactions V2 (KIP-890) for EndTxn and TxnOffsetCommit. */
+const TRANSACTIONS_V2_VERSION = 5;
+
 async function txnOffsetCommit(request: TxnOffsetCommitRequestData, ctx: RequestContext): Promise<TxnOffsetCommitResponseData> {
   const txn = lookup(ctx, request.transactionalId, request.producerId, request.producerEpoch);
+  if (typeof txn !== 'number' && ctx.apiVersion >= TRANSACTIONS_V2_VERSION) {
+    // V2: the coordinator adds the group's offsets partition to the transaction itself.
+    ctx.server.transactions.ensureOngoing(txn);
+  }
   const errors = new Map<string, number>();
   if (typeof txn !== 'number' && txn.producer.inTransaction) {
     const offsets = request.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.name ?? '', partition: p.partitionIndex, offset: Number(p.committedOffset) })));
@@ -97,6 +107,10 @@ async function txnOffsetCommit(request: TxnOffsetCommitRequestData, ctx: Request
 }
 
 function endTxn(request: EndTxnRequestData, ctx: RequestContext): EndTxnResponseData {
+  if (ctx.apiVersion >= TRANSACTIONS_V2_VERSION) {
+    const result = ctx.server.transactions.endV2(request.transactionalId, Number(request.producerId), request.producerEpoch, request.committed);
+    return { throttleTimeMs: 0, errorCode: result.errorCode, producerId: BigInt(result.producerId), producerEpoch: result.producerEpoch };
+  }
   const txn = lookup(ctx, request.transactionalId, request.producerId, request.producerEpoch);
   return { throttleTimeMs: 0, errorCode: typeof txn === 'number' ? txn : ctx.server.transactions.end(txn, request.committed) };
 }
@@ -105,6 +119,6 @@ export const PRODUCER_APIS: readonly ApiDefinition[] = [
   defineApi({ key: 22, name: 'InitProducerId', minVersion: 0, maxVersion: 5, request: InitProducerIdRequest, response: InitProducerIdResponse, handle: initProducerId }),
   defineApi({ key: 24, name: 'AddPartitionsToTxn', minVersion: 0, maxVersion: 3, request: AddPartitionsToTxnRequest, response: AddPartitionsToTxnResponse, handle: addPartitionsToTxn }),
   defineApi({ key: 25, name: 'AddOffsetsToTxn', minVersion: 0, maxVersion: 4, request: AddOffsetsToTxnRequest, response: AddOffsetsToTxnResponse, handle: addOffsetsToTxn }),
-  defineApi({ key: 26, name: 'EndTxn', minVersion: 0, maxVersion: 4, request: EndTxnRequest, response: EndTxnResponse, handle: endTxn }),
-  defineApi({ key: 28, name: 'TxnOffsetCommit', minVersion: 0, maxVersion: 4, request: TxnOffsetCommitRequest, response: TxnOffsetCommitResponse, handle: txnOffsetCommit }),
+  defineApi({ key: 26, name: 'EndTxn', minVersion: 0, maxVersion: 5, request: EndTxnRequest, response: EndTxnResponse, handle: endTxn }),
+  defineApi({ key: 28, name: 'TxnOffsetCommit', minVersion: 0, maxVersion: 5, request: TxnOffsetCommitRequest, response: TxnOffsetCommitResponse, handle: txnOffsetCommit }),
 ];

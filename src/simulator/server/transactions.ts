@@ -4,6 +4,8 @@
  * offsets), the epoch InitProducerId handed out, and the partitions AddPartitionsToTxn added.
  * Kafka's rules: a new InitProducerId bumps the epoch, fences the old one and aborts what it left
  * open; transactional records may only go to partitions added to the ongoing transaction.
+ * Transactions V2 (KIP-890, EndTxn v5+) also bump the epoch at each EndTxn, and tell a retried EndTxn
+ * from the next one by that epoch, as Kafka's TransactionCoordinator.endTransaction does.
  */
 import type { Simulation } from '../simulation';
 import type { TransactionalProducer } from '../clients/producer/internals/transactionalProducer';
@@ -11,6 +13,19 @@ import { errorCodeOf } from '../../protocol/errorCodes';
 
 const NO_ERROR = 0;
 const INVALID_TXN_STATE = errorCodeOf('INVALID_TXN_STATE');
+const PRODUCER_FENCED = errorCodeOf('PRODUCER_FENCED');
+/** Kafka rotates the producer id when a bump would pass this epoch (Short.MaxValue - 1). */
+const LAST_BUMPABLE_EPOCH = 32766;
+
+/** How the last transaction of a transactional id ended: Kafka's Empty, CompleteCommit and CompleteAbort. */
+export type TransactionEnd = 'none' | 'commit' | 'abort';
+
+/** An EndTxn v5+ answer: its error, and the producer id and epoch the client goes on with. */
+export interface EndTxnV2Result {
+  errorCode: number;
+  producerId: number;
+  producerEpoch: number;
+}
 
 export interface ClientTransaction {
   readonly transactionalId: string;
@@ -18,6 +33,8 @@ export interface ClientTransaction {
   epoch: number;
   /** "topic\0partition" of the partitions added to the ongoing transaction. */
   readonly partitions: Set<string>;
+  /** How the last transaction ended, when none is ongoing. */
+  lastEnd: TransactionEnd;
 }
 
 export function partitionEntry(topic: string, partition: number): string {
@@ -36,9 +53,10 @@ export class ServerTransactions {
     if (known) {
       known.epoch++;
       known.partitions.clear();
+      known.lastEnd = 'none';
       return known;
     }
-    const created: ClientTransaction = { transactionalId, producer, epoch: 0, partitions: new Set() };
+    const created: ClientTransaction = { transactionalId, producer, epoch: 0, partitions: new Set(), lastEnd: 'none' };
     this.byId.set(transactionalId, created);
     return created;
   }
@@ -76,6 +94,46 @@ export class ServerTransactions {
       return INVALID_TXN_STATE;
     }
     txn.partitions.clear();
+    txn.lastEnd = commit ? 'commit' : 'abort';
     return NO_ERROR;
+  }
+
+  /**
+   * EndTxn v5+ (Transactions V2), as TransactionCoordinator.endTransaction decides it: the ongoing
+   * transaction ends and the epoch is bumped; with none ongoing, an abort still bumps the epoch (an
+   * empty abort, no markers), and the same request one epoch late is the client's retry of the EndTxn
+   * that ended it, answered NONE with the epoch it bumped to. Any other epoch is fenced.
+   */
+  endV2(transactionalId: string, producerId: number, epoch: number, commit: boolean): EndTxnV2Result {
+    const refused = (errorCode: number): EndTxnV2Result => ({ errorCode, producerId: -1, producerEpoch: -1 });
+    const txn = this.byId.get(transactionalId);
+    if (!txn || txn.producer.producerId !== producerId) {
+      return refused(errorCodeOf('INVALID_PRODUCER_ID_MAPPING'));
+    }
+    const ongoing = txn.producer.inTransaction;
+    const retry = !ongoing && txn.lastEnd !== 'none' && epoch + 1 === txn.epoch;
+    if (!(epoch === txn.epoch || retry)) {
+      return refused(PRODUCER_FENCED);
+    }
+    const answer = (): EndTxnV2Result => ({ errorCode: NO_ERROR, producerId: txn.producer.producerId, producerEpoch: txn.epoch });
+    if (retry) {
+      return (commit ? txn.lastEnd === 'commit' : txn.lastEnd === 'abort') ? answer() : refused(INVALID_TXN_STATE);
+    }
+    if (txn.epoch >= LAST_BUMPABLE_EPOCH) {
+      // Kafka hands out a new producer id here; the engine's producer keeps its id for its life.
+      return refused(PRODUCER_FENCED);
+    }
+    if (ongoing) {
+      const errorCode = this.end(txn, commit);
+      if (errorCode !== NO_ERROR) {
+        return refused(errorCode);
+      }
+    } else if (commit) {
+      return refused(INVALID_TXN_STATE);
+    } else {
+      txn.lastEnd = 'abort';
+    }
+    txn.epoch++;
+    return answer();
   }
 }
