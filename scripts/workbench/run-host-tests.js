@@ -39,6 +39,12 @@ async function runSuite(suitePath) {
   const workbench = await startWorkbench({});
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {
+    if (process.env.KGL_HOST_TEST_SETTINGS) {
+      // Machine-scoped settings (kafkaGroupLens.clusters) are read from the remote Machine settings only.
+      const machineSettings = path.join(workbench.profile.userDataDir, 'Machine', 'settings.json');
+      fs.mkdirSync(path.dirname(machineSettings), { recursive: true });
+      fs.writeFileSync(machineSettings, JSON.stringify(JSON.parse(process.env.KGL_HOST_TEST_SETTINGS), null, 2) + '\n');
+    }
     const page = await browser.newPage();
     let timer;
     const finished = new Promise((resolve, reject) => {

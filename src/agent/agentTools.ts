@@ -88,18 +88,26 @@ export class AgentTools {
 
   constructor(private readonly deps: AgentToolDeps) {}
 
-  /** The cluster named by id or label; with no name, the only cluster. */
-  cluster(name: string | undefined): RegisteredSource {
+  /**
+   * The cluster named by id or label. With no name: the only cluster, or else the one cluster whose loaded
+   * groups hold `groupId` (a model asking about a group seldom knows which cluster has it).
+   */
+  cluster(name: string | undefined, groupId?: unknown): RegisteredSource {
     const entries = this.deps.sources();
     const known = entries.map((e) => `"${e.source.label}" (id ${e.source.id})`).join(', ');
     if (entries.length === 0) {
       throw new Error('No clusters are configured: enable kafkaGroupLens.simulator.enabled or run "Kafka Group Lens: Add Cluster…"');
     }
     if (name === undefined || name.trim() === '') {
-      if (entries.length > 1) {
-        throw new Error(`There are ${entries.length} clusters; name one in "cluster": ${known}`);
+      if (entries.length === 1) {
+        return entries[0];
       }
-      return entries[0];
+      const holding = typeof groupId === 'string' ? this.clustersHolding(entries, groupId.trim()) : [];
+      if (holding.length === 1) {
+        return holding[0];
+      }
+      const which = holding.length > 1 ? `"${String(groupId)}" is in ${holding.map((e) => `"${e.source.label}"`).join(' and ')}` : `There are ${entries.length} clusters`;
+      throw new Error(`${which}; name one in "cluster": ${known}`);
     }
     const wanted = name.trim().toLowerCase();
     const found = entries.find((e) => e.source.id.toLowerCase() === wanted) ?? entries.find((e) => e.source.label.toLowerCase() === wanted);
@@ -107,6 +115,11 @@ export class AgentTools {
       throw new Error(`No cluster "${name}"; the clusters are ${known}`);
     }
     return found;
+  }
+
+  private clustersHolding(entries: readonly RegisteredSource[], groupId: string): RegisteredSource[] {
+    const loaded = this.deps.loadedGroups();
+    return entries.filter((e) => loaded.find((c) => c.sourceId === e.source.id)?.groups.some((g) => g.groupId === groupId));
   }
 
   private treeSummary(sourceId: string, groupId: string): GroupSummary | undefined {
@@ -147,7 +160,7 @@ export class AgentTools {
   }
 
   async describeGroup(input: GroupInput): Promise<string> {
-    const entry = this.cluster(input.cluster);
+    const entry = this.cluster(input.cluster, input.group);
     return formatGroupDetail(await this.groupDetail(entry, requireText(input.group, 'group', '"orders-processor"')), entry.source.label);
   }
 
@@ -204,7 +217,7 @@ export class AgentTools {
   }
 
   rebalanceHistory(input: HistoryInput): string {
-    const entry = this.cluster(input.cluster);
+    const entry = this.cluster(input.cluster, input.group);
     const groupId = requireText(input.group, 'group', '"orders-processor"');
     const timeBase = entry.source.timeBase ?? 'epoch';
     const { events, note } = this.events(entry.source, groupId);
@@ -213,14 +226,14 @@ export class AgentTools {
   }
 
   async explainLag(input: GroupInput): Promise<string> {
-    const entry = this.cluster(input.cluster);
+    const entry = this.cluster(input.cluster, input.group);
     const detail = await this.groupDetail(entry, requireText(input.group, 'group', '"orders-processor"'));
     return formatLagExplanation(detail, detail.health, this.events(entry.source, detail.groupId).events, entry.source.timeBase ?? 'epoch');
   }
 
   /** The reset preview's own plan (the panel's code path), with the route its execution must take. */
   async planResetFor(input: ResetToolInput): Promise<PlannedResetTool> {
-    const entry = this.cluster(input.cluster);
+    const entry = this.cluster(input.cluster, input.group);
     const admin = entry.admin;
     if (!admin) {
       throw new Error(`Cluster "${entry.source.label}" cannot administer groups, so its offsets cannot be reset`);

@@ -153,7 +153,7 @@ export class AgentWrites {
   }
 
   private adminOf(input: GroupInput): { entry: RegisteredSource; admin: GroupAdmin; groupId: string } {
-    const entry = this.deps.tools.cluster(input.cluster);
+    const entry = this.deps.tools.cluster(input.cluster, input.group);
     if (!entry.admin) {
       throw new Error(`Cluster "${entry.source.label}" cannot administer groups`);
     }

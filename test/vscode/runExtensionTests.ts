@@ -15,6 +15,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { repoRoot } from './contributions';
+import { startHostTestCluster, writeSettings } from './hostTestCluster';
 import { errorMessage } from '../../src/protocol/errors';
 
 /** The VS Code release the extension is built against (engines.vscode ^1.100.0, @types/vscode 1.100). */
@@ -75,10 +76,11 @@ async function bundleSuite(): Promise<void> {
   });
 }
 
-async function runInElectron(executable: string): Promise<number> {
+async function runInElectron(executable: string, settings: Record<string, unknown>): Promise<number> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'kgl-vscode-test-'));
   const workspace = path.join(profile, 'workspace');
   fs.mkdirSync(workspace);
+  writeSettings(path.join(profile, 'user-data', 'User', 'settings.json'), settings);
   try {
     await runTests({
       vscodeExecutablePath: executable,
@@ -98,10 +100,23 @@ async function runInElectron(executable: string): Promise<number> {
   }
 }
 
-function runInCodeServer(): number {
+function runInCodeServer(settings: Record<string, unknown>): number {
   const runner = path.join(repoRoot, 'scripts', 'workbench', 'run-host-tests.js');
-  const result = spawnSync(process.execPath, [runner, suiteBundle], { cwd: repoRoot, stdio: 'inherit' });
+  // The runner writes these into the remote window's Machine settings, where VS Code reads machine-scoped ones.
+  const result = spawnSync(process.execPath, [runner, suiteBundle], { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, KGL_HOST_TEST_SETTINGS: JSON.stringify(settings) } });
   return result.status ?? 1;
+}
+
+/** Runs the suite with the real broker it reads beside the simulator (hostTestCluster.ts), stopped whatever the outcome. */
+async function runWithTestCluster(run: (settings: Record<string, unknown>) => Promise<number> | number): Promise<number> {
+  const started = Date.now();
+  const cluster = await startHostTestCluster();
+  console.log(`[test:vscode] Kafka broker for the suite up in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  try {
+    return await run(cluster.settings);
+  } finally {
+    await cluster.stop();
+  }
 }
 
 async function main(): Promise<number> {
@@ -120,10 +135,10 @@ async function main(): Promise<number> {
   if ('missing' in found) {
     console.log(`[test:vscode] no desktop VS Code — ${found.missing}`);
     console.log(`[test:vscode] running the suite in code-server's VS Code ${vscodeVersion} extension host instead`);
-    return runInCodeServer();
+    return runWithTestCluster(runInCodeServer);
   }
   console.log(`[test:vscode] VS Code: ${found.executable}`);
-  return runInElectron(found.executable);
+  return runWithTestCluster((settings) => runInElectron(found.executable, settings));
 }
 
 main().then(

@@ -1,7 +1,7 @@
 import { strict as assert } from 'assert';
 import { AgentTools, MAX_HISTORY_WATCHES, MAX_SIMULATED_MS, type TreeClusterGroups } from '../../../src/agent/agentTools';
 import type { Unsubscribe } from '../../../src/model/clusterSource';
-import { FakeSource } from '../views/fakeSource';
+import { FakeSource, groupDetail } from '../views/fakeSource';
 import type { GroupSummary } from '../../../src/model/types';
 import { DEMO_SCENARIO } from '../../../src/simulator/scenarios/demo';
 import { GroupHealthTracker } from '../../../src/views/groupHealthTracker';
@@ -144,5 +144,26 @@ describe('agent tools over a real cluster\'s history', () => {
     assert.ok(!source.watching.has('g-0'), 'the read asked about longest ago ended');
     tools.dispose();
     assert.equal(source.watching.size, 0);
+  });
+});
+
+describe('agent tools over two clusters', () => {
+  it('finds the cluster of a group when none is named, and asks for one when that is ambiguous', async () => {
+    const summary = (groupId: string) => ({ groupId }) as GroupSummary;
+    const prod = new FakeSource('prod', 'Production', 'kafka').put(groupDetail('payments')).put(groupDetail('shared'));
+    const staging = new FakeSource('staging', 'Staging', 'kafka').put(groupDetail('audit')).put(groupDetail('shared'));
+    const tools = new AgentTools({
+      sources: () => [{ source: prod }, { source: staging }],
+      loadedGroups: () => [
+        { sourceId: 'prod', label: 'Production', groups: [summary('payments'), summary('shared')] },
+        { sourceId: 'staging', label: 'Staging', groups: [summary('audit'), summary('shared')] },
+      ],
+    });
+    assert.equal(tools.cluster(undefined, 'audit').source.id, 'staging');
+    assert.equal(tools.cluster(undefined, 'payments').source.id, 'prod');
+    assert.equal(tools.cluster('Production', 'audit').source.id, 'prod', 'a named cluster wins');
+    assert.throws(() => tools.cluster(undefined, 'shared'), /"shared" is in "Production" and "Staging"; name one in "cluster"/);
+    assert.throws(() => tools.cluster(undefined, 'nowhere'), /There are 2 clusters; name one in "cluster"/);
+    assert.match(await tools.describeGroup({ group: 'audit' }), /audit/);
   });
 });

@@ -6,6 +6,7 @@
 import { strict as assert } from 'assert';
 import * as vscode from 'vscode';
 import { extensionId, readManifest } from '../contributions';
+import { HOST_TEST_KAFKA } from '../hostTestCluster';
 
 interface TreeApi {
   groupsTree: { getChildren(element?: unknown): vscode.ProviderResult<unknown[]> };
@@ -14,7 +15,7 @@ interface TreeApi {
 interface GroupRow {
   kind: 'group';
   sourceId: string;
-  summary: { groupId: string; state: string; memberCount: number; totalLag: number | null };
+  summary: { groupId: string; groupType: string; state: string; memberCount: number; totalLag: number | null };
 }
 
 const EMPTY_GROUP = 'billing-archive';
@@ -24,9 +25,9 @@ async function invoke(name: string, input: object): Promise<string> {
   return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
 }
 
-/** The tree's row of a group, once its cluster is loaded. */
+/** The tree's row of a group, once its cluster is loaded (a real broker's first load can take a while). */
 async function treeRow(api: TreeApi, groupId: string): Promise<GroupRow> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     for (const cluster of (await api.groupsTree.getChildren()) ?? []) {
       for (const child of (await api.groupsTree.getChildren(cluster)) ?? []) {
@@ -94,5 +95,22 @@ describe('Kafka Group Lens language-model tools (vscode.lm.invokeTool, simulator
     for (const row of ['| legacy-events | 0 | 700 |', '| legacy-events | 1 | 1000 |', '| legacy-events | 2 | 250 |']) {
       assert.ok(after.includes(row), `still committed: ${row}`);
     }
+  });
+
+  it('answers the read tools on a real Kafka broker with the figures of its tree rows', async () => {
+    const { clusterName, groupId, topic, committed, recordsPerPartition } = HOST_TEST_KAFKA;
+    const row = await treeRow(api, groupId);
+    const expectedLag = committed.reduce((sum, offset) => sum + recordsPerPartition - offset, 0);
+    assert.deepEqual([row.summary.state, row.summary.memberCount, row.summary.totalLag], ['Empty', 0, expectedLag], 'the tree reads the seeded group');
+    const line = `${groupId} [${row.summary.groupType}] ${row.summary.state}, members ${row.summary.memberCount}, lag ${row.summary.totalLag}`;
+    const listed = await invoke('listGroups', { cluster: clusterName, filter: groupId });
+    assert.ok(listed.includes(`- ${line}`), `listGroups: ${listed}`);
+    // No cluster named: the one whose groups hold the id is found.
+    const described = await invoke('describeGroup', { group: groupId });
+    assert.ok(described.includes(line), `describeGroup: ${described}`);
+    assert.match(await invoke('explainLag', { cluster: clusterName, group: groupId }), new RegExp(`lag ${expectedLag}`));
+    const plan = await invoke('planReset', { cluster: clusterName, group: groupId, scenario: 'to-earliest' });
+    committed.forEach((offset, partition) => assert.ok(plan.includes(`| ${topic} | ${partition} | ${offset} | 0 | -${offset} |`), `planReset partition ${partition}: ${plan}`));
+    await assert.rejects(invoke('describeGroup', { group: 'no-such-group-anywhere' }), /name one in "cluster"/);
   });
 });
