@@ -154,20 +154,31 @@ export class Simulation implements SimulatorControl {
    * initTransactions() for a transactional.id: the first call allocates a producer id; a later one
    * (a restarted producer) aborts the transaction the old instance left open, as InitProducerId does.
    */
-  initTransactions(transactionalId: string): TransactionalProducer {
+  initTransactions(transactionalId: string, transactionTimeoutMs?: number): TransactionalProducer {
     if (typeof transactionalId !== 'string' || transactionalId.length === 0) {
       throw new Error('transactionalId must be a non-empty string');
     }
     const existing = this.transactionalProducers.get(transactionalId);
     if (existing) {
-      if (existing.inTransaction) {
-        existing.abortTransaction();
-      }
+      existing.reinitialize(transactionTimeoutMs);
       return existing;
     }
     const producer = new TransactionalProducer(transactionalId, this.nextProducerId++, { clock: this.clock, cluster: this.cluster, coordinator: this.coordinator });
+    if (transactionTimeoutMs !== undefined) {
+      producer.setTransactionTimeout(transactionTimeoutMs);
+    }
     this.transactionalProducers.set(transactionalId, producer);
     return producer;
+  }
+
+  /** The producer of a transactional.id, if it was ever initialized. */
+  findTransactionalProducer(transactionalId: string): TransactionalProducer | undefined {
+    return this.transactionalProducers.get(transactionalId);
+  }
+
+  /** Every transactional id the transaction coordinator knows, in the order first initialized. */
+  listTransactionalProducers(): readonly TransactionalProducer[] {
+    return [...this.transactionalProducers.values()];
   }
 
   /** The producer for a transactional.id, initialized on first use only (scenarios begin transactions this way). */

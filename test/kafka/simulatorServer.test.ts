@@ -5,14 +5,13 @@
  * transactional producer with read_committed and read_uncommitted consumers.
  */
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { supportedApis } from '../../src/simulator/server/apis';
 import { SimKafkaServer } from '../../src/simulator/server/kafkaServer';
 import { describeSimGroup } from '../../src/simulator/admin/groupDetailMapper';
 import { Simulation } from '../../src/simulator/simulation';
 import { KcatMember, requireKcat } from './kcatMember';
-import { JavaMember, brokerEnv, createTopics, javaTestClasspath, waitFor } from './support';
+import { JavaMember, brokerEnv, createTopics, javaTestClasspath, runJavaClass, waitFor } from './support';
 import { errorMessage } from '../../src/protocol/errors';
 
 const TOPIC = 'orders';
@@ -295,26 +294,4 @@ describe('simulator Kafka server with kcat and Java clients', function () {
 /** Runs a class from test/kafka/java to its end and returns its output lines. */
 function runJava(className: string, args: string[]): Promise<string[]> {
   return runJavaClass(javaTestClasspath(brokerEnv().lib, className), className, args);
-}
-
-/** Runs a Java main class to its end (exit 0 expected) and returns its output lines, stdout and stderr together. */
-function runJavaClass(classpath: string, className: string, args: string[]): Promise<string[]> {
-  const child = spawn('java', ['-Xmx128m', '-XX:TieredStopAtLevel=1', '-cp', classpath, className, ...args]);
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${className} did not finish within 90 s:\n${output}`));
-    }, 90000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      if (code === 0) {
-        resolve(output.split('\n').map((l) => l.trim()));
-      } else {
-        reject(new Error(`${className} exited with ${code}:\n${output}`));
-      }
-    });
-  });
 }

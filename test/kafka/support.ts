@@ -227,3 +227,25 @@ export function describeAllGroupsWithCli(env: BrokerEnv): CliOffsetRow[] {
       consumerId: cols[6] === '-' ? null : cols[6],
     }));
 }
+
+/** Runs a Java main class to its end (exit 0 expected) and returns its output lines, stdout and stderr together. */
+export function runJavaClass(classpath: string, className: string, args: string[]): Promise<string[]> {
+  const child = spawn('java', ['-Xmx128m', '-XX:TieredStopAtLevel=1', '-cp', classpath, className, ...args]);
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${className} did not finish within 90 s:\n${output}`));
+    }, 90000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) {
+        resolve(output.split('\n').map((l) => l.trim()));
+      } else {
+        reject(new Error(`${className} exited with ${code}:\n${output}`));
+      }
+    });
+  });
+}

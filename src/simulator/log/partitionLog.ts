@@ -4,7 +4,9 @@
  * high watermark). A million records appended in one call cost one slot.
  */
 import type { StoredBatch } from './storedBatches';
-import { TransactionIndex, type IsolationLevel, type ReadResult, type TransactionResult } from './transactionIndex';
+import type { ProducerState } from '../../model/transactions';
+import { ProducerStateTable, type BatchProducer } from './producerStateTable';
+import { TransactionIndex, type ControlMarker, type IsolationLevel, type ReadResult, type TransactionResult } from './transactionIndex';
 
 /** Something waiting for data, like a consumer blocked in poll(). Woken once per registration. */
 export interface DataWaiter {
@@ -31,6 +33,7 @@ export class PartitionLog {
   private hw = 0;
   private startOffset = 0;
   private readonly transactions = new TransactionIndex();
+  private readonly producers = new ProducerStateTable();
 
   get highWatermark(): number {
     return this.hw;
@@ -51,23 +54,46 @@ export class PartitionLog {
     return this.transactions.abortedTransactions;
   }
 
-  /** Appends `count` records in `producerId`'s transaction (opening it here on its first batch); returns the base offset. */
-  appendTransactional(producerId: number, count: number, timestamp: number): number {
+  /**
+   * Appends `count` records in the producer's transaction (opening it here on its first batch); returns
+   * the base offset. A bare producer id is the engine's own writer (epoch 0, no sequence).
+   */
+  appendTransactional(producer: BatchProducer | number, count: number, timestamp: number): number {
     if (!Number.isInteger(count) || count < 1) {
       throw new Error(`Transactional record count must be a positive integer, got ${count}`);
     }
+    const writer = typeof producer === 'number' ? { producerId: producer, producerEpoch: 0, baseSequence: -1 } : producer;
     const base = this.append(count, timestamp);
-    this.transactions.recordBatch(producerId, base, base + count);
+    this.transactions.recordBatch(writer.producerId, base, base + count);
+    this.producers.recordBatch(writer, base, count, timestamp, true);
     return base;
   }
 
-  /** Writes the COMMIT or ABORT control marker that ends `producerId`'s transaction; it occupies one offset. */
-  writeControlMarker(producerId: number, result: TransactionResult, timestamp: number): number {
+  /**
+   * Writes the COMMIT or ABORT control marker that ends `producerId`'s transaction; it occupies one
+   * offset. Written also where the producer has none open (it then ends nothing), as a broker does.
+   */
+  writeControlMarker(producerId: number, result: TransactionResult, timestamp: number, producerEpoch = 0, coordinatorEpoch = 0): number {
     const offset = this.hw;
-    // Throws before anything is appended when the producer has no transaction open here.
-    this.transactions.recordMarker(producerId, result, offset);
+    this.transactions.recordMarker({ producerId, producerEpoch, result }, offset);
+    this.producers.recordMarker(producerId, producerEpoch, coordinatorEpoch, timestamp);
     this.append(1, timestamp);
     return offset;
+  }
+
+  /** True when `producerId` has a transaction open on this partition. */
+  hasOpenTransaction(producerId: number): boolean {
+    return this.transactions.hasOpenTransaction(producerId);
+  }
+
+  /** DescribeProducers: the producers this partition remembers at `now`. */
+  activeProducers(now: number): ProducerState[] {
+    return this.producers.activeProducers(now);
+  }
+
+  /** The epochs a marker for `producerId` is fenced against; undefined when it never wrote here. */
+  producerEpochs(producerId: number): { producerEpoch: number; coordinatorEpoch: number } | undefined {
+    return this.producers.epochsOf(producerId);
   }
 
   /**
@@ -80,7 +106,7 @@ export class PartitionLog {
   }
 
   /** The COMMIT or ABORT marker at `offset`, with the producer whose transaction it ended. */
-  controlMarkerAt(offset: number): { producerId: number; result: TransactionResult } | undefined {
+  controlMarkerAt(offset: number): ControlMarker | undefined {
     return offset >= this.startOffset ? this.transactions.markerAt(offset) : undefined;
   }
 
@@ -151,10 +177,14 @@ export class PartitionLog {
    * Appends records stamped one by one (a producer's CreateTime), in offset order; returns the base
    * offset. Records no newer than the newest so far share its slot, as they leave the time index as it is.
    */
-  appendStamped(timestamps: readonly number[]): number {
+  appendStamped(timestamps: readonly number[], producer?: BatchProducer): number {
     const base = this.hw;
     for (const timestamp of timestamps) {
       this.append(1, timestamp);
+    }
+    if (producer && timestamps.length > 0) {
+      // An idempotent producer's batch: DescribeProducers lists it too.
+      this.producers.recordBatch(producer, base, timestamps.length, Math.max(...timestamps), false);
     }
     return base;
   }

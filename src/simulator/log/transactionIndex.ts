@@ -19,6 +19,13 @@ interface OpenTransaction {
   batches: HiddenRange[];
 }
 
+/** A COMMIT or ABORT control record: whose transaction it ended, at which producer epoch. */
+export interface ControlMarker {
+  producerId: number;
+  producerEpoch: number;
+  result: TransactionResult;
+}
+
 /** What a fetch from `position` returns: how many records the application sees and the next position. */
 export interface ReadResult {
   records: number;
@@ -52,7 +59,7 @@ export class TransactionIndex {
   /** Markers and aborted batches: what a read_committed reader skips. */
   private readonly notCommitted: HiddenRange[] = [];
   /** Marker offset → what it ended and whose transaction it was (what a Fetch returns as a control batch). */
-  private readonly markerResults = new Map<number, { producerId: number; result: TransactionResult }>();
+  private readonly markerResults = new Map<number, ControlMarker>();
   private abortedCount = 0;
 
   /** Number of aborted transactions recorded (the aborted-transaction index size). */
@@ -80,14 +87,21 @@ export class TransactionIndex {
     txn.batches.push({ start, end });
   }
 
-  /** Records the marker at `offset` and closes the producer's transaction. */
-  recordMarker(producerId: number, result: TransactionResult, offset: number): void {
+  /** True when `producerId` has a transaction open on this partition. */
+  hasOpenTransaction(producerId: number): boolean {
+    return this.open.has(producerId);
+  }
+
+  /**
+   * Records the marker at `offset` and closes the producer's transaction. A marker for a producer with
+   * none open here is written all the same, as a broker writes what WriteTxnMarkers asks (an admin's
+   * abort, then the coordinator's own marker); it ends nothing.
+   */
+  recordMarker(marker: ControlMarker, offset: number): void {
+    const { producerId, result } = marker;
     const txn = this.open.get(producerId);
-    if (!txn) {
-      throw new Error(`Producer ${producerId} has no open transaction on this partition`);
-    }
     this.open.delete(producerId);
-    if (result === 'ABORT') {
+    if (txn && result === 'ABORT') {
       this.abortedCount++;
       for (const batch of txn.batches) {
         insertSorted(this.notCommitted, batch);
@@ -96,11 +110,11 @@ export class TransactionIndex {
     // Markers are written at the log end, so they arrive in offset order.
     this.markers.push({ start: offset, end: offset + 1 });
     this.notCommitted.push({ start: offset, end: offset + 1 });
-    this.markerResults.set(offset, { producerId, result });
+    this.markerResults.set(offset, marker);
   }
 
   /** The control marker at `offset`, if one is there. */
-  markerAt(offset: number): { producerId: number; result: TransactionResult } | undefined {
+  markerAt(offset: number): ControlMarker | undefined {
     return this.markerResults.get(offset);
   }
 

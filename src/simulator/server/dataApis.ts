@@ -19,8 +19,8 @@ import type { PartitionLog } from '../log/partitionLog';
 import type { IsolationLevel } from '../log/transactionIndex';
 import { defineApi, type ApiDefinition, type RequestContext } from './context';
 import { readProducedBatches, RejectedBatches, type ProducedBatches } from './producedBatches';
-import { partitionEntry } from './transactions';
 import { ZERO_UUID } from './topicIds';
+import { COORDINATOR_EPOCH } from '../clients/producer/internals/transactionalProducer';
 
 const NO_ERROR = 0;
 const UNKNOWN_TOPIC_OR_PARTITION = errorCodeOf('UNKNOWN_TOPIC_OR_PARTITION');
@@ -65,7 +65,7 @@ function namedTopic(ctx: RequestContext, byId: boolean, name: string | undefined
 }
 
 /** The partition's log if this broker leads it, else the error code to answer with. */
-function ledPartition(ctx: RequestContext, topic: SimTopic | number, partition: number): PartitionLog | number {
+export function ledPartition(ctx: RequestContext, topic: SimTopic | number, partition: number): PartitionLog | number {
   if (typeof topic === 'number') {
     return topic;
   }
@@ -135,22 +135,22 @@ const TRANSACTIONS_V2_PRODUCE_VERSION = 12;
  * is added here, starting the transaction if none is ongoing, as the leader's implicit add does.
  */
 function appendTransactional(ctx: RequestContext, transactionalId: string | null, topic: string, partition: number, produced: ProducedBatches): number {
-  const owner = produced.transactional;
+  const owner = produced.producer;
   if (transactionalId === null || owner === null) {
     return INVALID_TXN_STATE;
   }
-  const txn = ctx.server.transactions.lookup(transactionalId, owner.producerId, owner.epoch);
+  const txn = ctx.server.transactions.lookup(transactionalId, owner.producerId, owner.producerEpoch);
   if (typeof txn === 'number') {
     return txn;
   }
   if (ctx.apiVersion >= TRANSACTIONS_V2_PRODUCE_VERSION) {
     ctx.server.transactions.ensureOngoing(txn);
-    txn.partitions.add(partitionEntry(topic, partition));
+    txn.addPartition(topic, partition);
   }
-  if (!txn.producer.inTransaction || !txn.partitions.has(partitionEntry(topic, partition))) {
+  if (!txn.hasPartition(topic, partition)) {
     return INVALID_TXN_STATE;
   }
-  txn.producer.send(topic, produced.records, partition);
+  txn.send(topic, produced.records, partition, owner.baseSequence);
   return NO_ERROR;
 }
 
@@ -184,7 +184,7 @@ function producePartition(ctx: RequestContext, transactionalId: string | null, t
       ? { index, errorCode: error, baseOffset: BigInt(log.highWatermark - produced.records), logAppendTimeMs: -1n, logStartOffset: BigInt(log.logStartOffset) }
       : failedProduce(index, error);
   }
-  const baseOffset = log.appendStamped(produced.timestamps);
+  const baseOffset = log.appendStamped(produced.timestamps, produced.producer ?? undefined);
   // logAppendTimeMs -1: the topic uses CreateTime.
   return { index, errorCode: NO_ERROR, baseOffset: BigInt(baseOffset), logAppendTimeMs: -1n, logStartOffset: BigInt(log.logStartOffset) };
 }
@@ -228,7 +228,7 @@ function readBatches(log: PartitionLog, topic: string, partition: number, from: 
     const marker = log.controlMarkerAt(offset);
     if (marker) {
       flush();
-      batches.push(encodeControlBatch({ offset: BigInt(offset), producerId: BigInt(marker.producerId), producerEpoch: 0, type: marker.result, coordinatorEpoch: 0, timestamp }));
+      batches.push(encodeControlBatch({ offset: BigInt(offset), producerId: BigInt(marker.producerId), producerEpoch: marker.producerEpoch, type: marker.result, coordinatorEpoch: COORDINATOR_EPOCH, timestamp }));
       taken++;
     } else if (log.visibleRecords(offset, offset + 1, isolation) === 1) {
       // Each record carries the timestamp it was stored with (the producer's CreateTime), as a broker's do.

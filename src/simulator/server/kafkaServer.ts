@@ -81,7 +81,7 @@ export class SimKafkaServer implements ServerState {
     readonly simulation: Simulation,
     private readonly options: KafkaServerOptions = {},
   ) {
-    this.transactions = new ServerTransactions(simulation);
+    this.transactions = new ServerTransactions(simulation, (line) => this.log(line));
     const basePort = options.basePort ?? 0;
     if (!Number.isInteger(basePort) || basePort < 0 || basePort + simulation.cluster.brokers.length - 1 > 65535) {
       throw new Error(`basePort must be 0 or a port leaving room for ${simulation.cluster.brokers.length} broker(s), got ${String(basePort)}`);

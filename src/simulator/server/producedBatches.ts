@@ -8,14 +8,17 @@
 import { errorCodeOf } from '../../protocol/errorCodes';
 import { errorMessage, ProtocolError } from '../../protocol/errors';
 import { Compression, readBatchFrames, readProducedRecords } from '../../protocol/recordBatch';
+import type { BatchProducer } from '../log/producerStateTable';
 
 /** What the batches of one Produce partition hold: each record's timestamp (CreateTime), and whose transaction they belong to. */
 export interface ProducedBatches {
   records: number;
   /** One per record, in offset order: the producer's timestamps, as a broker keeps them under CreateTime. */
   timestamps: number[];
-  /** Set when the batches carry the transactional attribute (their producer id and epoch). */
-  transactional: { producerId: number; epoch: number } | null;
+  /** Who wrote the batches, when an idempotent or transactional producer did (producer id >= 0): the first batch's id, epoch and base sequence. */
+  producer: BatchProducer | null;
+  /** True when the batches carry the transactional attribute. */
+  transactional: boolean;
 }
 
 /** Why a partition's batches were refused, with the error code Kafka answers (CORRUPT_MESSAGE or INVALID_RECORD). */
@@ -47,7 +50,8 @@ function asRejection(error: unknown): unknown {
 /** Checks the batches of one Produce partition and returns what they hold; throws RejectedBatches. */
 export function readProducedBatches(bytes: Uint8Array): ProducedBatches {
   const timestamps: number[] = [];
-  let transactional: ProducedBatches['transactional'] = null;
+  let producer: BatchProducer | null = null;
+  let transactional = false;
   let frames;
   try {
     frames = readBatchFrames(bytes);
@@ -91,13 +95,14 @@ export function readProducedBatches(bytes: Uint8Array): ProducedBatches {
       }
       timestamps.push(Number(record.timestamp));
     });
-    if (header.transactional) {
-      transactional = { producerId: Number(header.producerId), epoch: header.producerEpoch };
+    if (header.producerId >= 0n && producer === null) {
+      producer = { producerId: Number(header.producerId), producerEpoch: header.producerEpoch, baseSequence: header.baseSequence };
     }
+    transactional ||= header.transactional;
     covered += frame.bytes.length;
   }
   if (covered !== bytes.length) {
     throw corrupt(`${bytes.length - covered} byte(s) left at ${covered}, fewer than a v2 batch header`);
   }
-  return { records: timestamps.length, timestamps, transactional };
+  return { records: timestamps.length, timestamps, producer, transactional };
 }

@@ -26,7 +26,8 @@ import { TxnOffsetCommitRequest, type TxnOffsetCommitRequestData } from '../../p
 import { TxnOffsetCommitResponse, type TxnOffsetCommitResponseData } from '../../protocol/messages/txnOffsetCommitResponse';
 import type { OffsetCommitResponse } from '../common/requests';
 import { defineApi, type ApiDefinition, type RequestContext } from './context';
-import { partitionEntry, type ClientTransaction } from './transactions';
+import type { TransactionalProducer } from '../clients/producer/internals/transactionalProducer';
+import { partitionEntry } from './transactions';
 
 const NO_ERROR = 0;
 
@@ -35,12 +36,15 @@ function initProducerId(request: InitProducerIdRequestData, ctx: RequestContext)
     // Idempotent only: Produce appends every batch, so the id only needs to be unique.
     return { throttleTimeMs: 0, errorCode: NO_ERROR, producerId: BigInt(ctx.server.allocateProducerId()), producerEpoch: 0 };
   }
-  const txn = ctx.server.transactions.init(request.transactionalId);
-  return { throttleTimeMs: 0, errorCode: NO_ERROR, producerId: BigInt(txn.producer.producerId), producerEpoch: txn.epoch };
+  const txn = ctx.server.transactions.init(request.transactionalId, request.transactionTimeoutMs);
+  if (typeof txn === 'number') {
+    return { throttleTimeMs: 0, errorCode: txn, producerId: -1n, producerEpoch: -1 };
+  }
+  return { throttleTimeMs: 0, errorCode: NO_ERROR, producerId: BigInt(txn.producerId), producerEpoch: txn.producerEpoch };
 }
 
 /** The transaction a request names, or the error code Kafka answers a stale or unknown producer with. */
-function lookup(ctx: RequestContext, transactionalId: string, producerId: bigint, epoch: number): ClientTransaction | number {
+function lookup(ctx: RequestContext, transactionalId: string, producerId: bigint, epoch: number): TransactionalProducer | number {
   return ctx.server.transactions.lookup(transactionalId, Number(producerId), epoch);
 }
 
@@ -54,7 +58,7 @@ function addPartitionsToTxn(request: AddPartitionsToTxnRequestData, ctx: Request
       return errorCodeOf('UNKNOWN_TOPIC_OR_PARTITION');
     }
     ctx.server.transactions.ensureOngoing(txn);
-    txn.partitions.add(partitionEntry(topic, partition));
+    txn.addPartition(topic, partition);
     return NO_ERROR;
   };
   return {
@@ -85,18 +89,18 @@ async function txnOffsetCommit(request: TxnOffsetCommitRequestData, ctx: Request
     ctx.server.transactions.ensureOngoing(txn);
   }
   const errors = new Map<string, number>();
-  if (typeof txn !== 'number' && txn.producer.inTransaction) {
+  if (typeof txn !== 'number' && txn.inTransaction) {
     const offsets = request.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.name ?? '', partition: p.partitionIndex, offset: Number(p.committedOffset) })));
     // v0-2 name no member, so the coordinator checks no generation (Kafka does the same); v3+ (KIP-447) do.
     const group = { groupId: request.groupId, generationId: request.generationIdOrMemberEpoch ?? -1, memberId: request.memberId ?? '', groupInstanceId: request.groupInstanceId ?? null };
-    const response = await new Promise<OffsetCommitResponse>((resolve) => txn.producer.sendOffsetsToTransaction(offsets, group, resolve));
+    const response = await new Promise<OffsetCommitResponse>((resolve) => txn.sendOffsetsToTransaction(offsets, group, resolve));
     for (const t of response.topics) {
       for (const p of t.partitions) {
         errors.set(partitionEntry(t.name, p.partition), errorCodeOf(p.errorCode));
       }
     }
   }
-  const fallback = typeof txn === 'number' ? txn : txn.producer.inTransaction ? NO_ERROR : errorCodeOf('INVALID_TXN_STATE');
+  const fallback = typeof txn === 'number' ? txn : txn.inTransaction ? NO_ERROR : errorCodeOf('INVALID_TXN_STATE');
   return {
     throttleTimeMs: 0,
     topics: request.topics.map((t) => ({

@@ -90,7 +90,7 @@ export function produceRecords(topic: SimTopic, records: number, timestamp: numb
 }
 
 /** Splits `records` over one partition, or evenly over the topic's partitions, with clear errors for bad input. */
-export function forEachShare(topic: SimTopic, records: number, partition: number | undefined, write: (log: PartitionLog, share: number) => void): void {
+export function forEachShare(topic: SimTopic, records: number, partition: number | undefined, write: (log: PartitionLog, share: number, partition: number) => void): void {
   if (!Number.isInteger(records) || records < 1) {
     throw new Error(`records must be a positive integer, got ${records}`);
   }
@@ -99,14 +99,14 @@ export function forEachShare(topic: SimTopic, records: number, partition: number
     if (!log) {
       throw new Error(`Topic "${topic.name}" has no partition ${partition} (it has ${topic.partitions.length})`);
     }
-    write(log, records);
+    write(log, records, partition);
     return;
   }
   const n = topic.partitions.length;
   topic.partitions.forEach((log, p) => {
     const share = Math.floor(records / n) + (p < records % n ? 1 : 0);
     if (share > 0) {
-      write(log, share);
+      write(log, share, p);
     }
   });
 }

@@ -154,6 +154,11 @@ export class GroupCoordinator {
     this.shard.replayEndTransactionMarker(groupId, producerId, result);
   }
 
+  /** The groups holding offsets of `producerId`'s open transaction (where WriteTxnMarkers on `__consumer_offsets` lands). */
+  groupsInTransaction(producerId: number): string[] {
+    return this.shard.groupsInTransaction(producerId);
+  }
+
   offsetFetch(request: OffsetFetchRequest, respond: Respond<OffsetFetchResponse>): void {
     this.deliver(respond, this.offsets.fetchOffsets(request));
   }

@@ -55,6 +55,11 @@ export class GroupCoordinatorShard {
     this.offsetMetadataManager.replayEndTransactionMarker(groupId, producerId, result);
   }
 
+  /** The groups with offsets of `producerId`'s open transaction, which its markers must reach. */
+  groupsInTransaction(producerId: number): string[] {
+    return this.offsetMetadataManager.pendingOffsets.groupsOf(producerId);
+  }
+
   private deleteGroup(groupId: string, cause: string): void {
     const group = this.groupMetadataManager.group(groupId);
     if (group) {

@@ -93,6 +93,11 @@ export class PendingTransactionalOffsets {
     return flatten(producerId, topics);
   }
 
+  /** The groups holding offsets `producerId` sent in a transaction still open. */
+  groupsOf(producerId: number): string[] {
+    return [...this.groups].filter(([, producers]) => producers.has(producerId)).map(([groupId]) => groupId);
+  }
+
   /** Forgets a deleted group's pending offsets. */
   deleteGroup(groupId: string): void {
     this.groups.delete(groupId);

@@ -71,10 +71,14 @@ describe('PartitionLog', () => {
       assert.equal(log.visibleRecords(3, 4, 'read_uncommitted'), 0, 'a lone commit marker');
     });
 
-    it('refuses a marker without an open transaction and a batch of no records', () => {
+    it('refuses a batch of no records, and writes a marker for a producer with none open (an admin abort before the coordinator\'s own)', () => {
       const log = new PartitionLog();
-      assert.throws(() => log.writeControlMarker(9, 'COMMIT', 0), /Producer 9 has no open transaction/);
       assert.throws(() => log.appendTransactional(9, 0, 0), /positive integer/);
+      log.appendTransactional(9, 2, 0);
+      assert.equal(log.writeControlMarker(9, 'ABORT', 0), 2);
+      assert.equal(log.writeControlMarker(9, 'COMMIT', 0), 3, 'the late marker takes an offset');
+      assert.equal(log.lastStableOffset, 4);
+      assert.equal(log.visibleRecords(0, 4, 'read_committed'), 0, 'the first marker aborted the batch; the second ended nothing');
     });
 
     it('forgets markers and aborted ranges that retention deleted', () => {

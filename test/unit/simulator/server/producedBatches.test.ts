@@ -29,8 +29,8 @@ function rejection(bytes: Buffer): { code: number; message: string } {
 
 describe('simulator/server/producedBatches', () => {
   it('counts the records of well-formed batches, several per partition', () => {
-    assert.deepEqual(readProducedBatches(Buffer.concat([batchOf(1), batchOf(2)])), { records: 3, timestamps: [1_700_000_000_000, 1_700_000_000_000, 1_700_000_000_000], transactional: null });
-    assert.deepEqual(readProducedBatches(Buffer.alloc(0)), { records: 0, timestamps: [], transactional: null });
+    assert.deepEqual(readProducedBatches(Buffer.concat([batchOf(1), batchOf(2)])), { records: 3, timestamps: [1_700_000_000_000, 1_700_000_000_000, 1_700_000_000_000], producer: null, transactional: false });
+    assert.deepEqual(readProducedBatches(Buffer.alloc(0)), { records: 0, timestamps: [], producer: null, transactional: false });
   });
 
   it('refuses a record count the records do not bear out (an empty batch claiming 2^31 - 1 records)', () => {

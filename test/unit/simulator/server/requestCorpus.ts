@@ -23,6 +23,10 @@ import { OffsetFetchRequest } from '../../../../src/protocol/messages/offsetFetc
 import { ProduceRequest } from '../../../../src/protocol/messages/produceRequest';
 import { SyncGroupRequest } from '../../../../src/protocol/messages/syncGroupRequest';
 import { DescribeGroupsRequest } from '../../../../src/protocol/messages/describeGroupsRequest';
+import { DescribeProducersRequest } from '../../../../src/protocol/messages/describeProducersRequest';
+import { DescribeTransactionsRequest } from '../../../../src/protocol/messages/describeTransactionsRequest';
+import { ListTransactionsRequest } from '../../../../src/protocol/messages/listTransactionsRequest';
+import { WriteTxnMarkersRequest } from '../../../../src/protocol/messages/writeTxnMarkersRequest';
 import { ConsumerGroupDescribeRequest } from '../../../../src/protocol/messages/consumerGroupDescribeRequest';
 import { ConsumerGroupHeartbeatRequest } from '../../../../src/protocol/messages/consumerGroupHeartbeatRequest';
 
@@ -225,6 +229,12 @@ export function flexibleCorpus(group: string, ordersId = topicIdFor('sim-cluster
       subscribedTopicNames: null, subscribedTopicRegex: null, serverAssignor: 'uniform', topicPartitions: [{ topicId: ordersId, partitions: [0, 1] }],
     }),
     flexible(ConsumerGroupDescribeRequest, 1, { group: 'fuzz-kip848' }, { groupIds: ['fuzz-kip848', group, 'missing'], includeAuthorizedOperations: true }),
+    flexible(DescribeProducersRequest, 0, { topic: 'orders', partition: 0 }, { topics: [{ name: 'orders', partitionIndexes: [0, 1] }, { name: 'missing', partitionIndexes: [0] }] }),
+    flexible(ListTransactionsRequest, 2, null, { stateFilters: ['Ongoing', 'Unknown'], producerIdFilters: [1n], durationFilter: 0n, transactionalIdPattern: 'fuzz-.*' }),
+    flexible(DescribeTransactionsRequest, 0, { group: 'fuzz-txn' }, { transactionalIds: ['fuzz-txn', 'missing', ''] }),
+    flexible(WriteTxnMarkersRequest, 2, { topic: 'orders', partition: 0 }, {
+      markers: [{ producerId: 1n, producerEpoch: 0, transactionResult: false, coordinatorEpoch: 0, transactionVersion: 2, topics: [{ name: 'orders', partitionIndexes: [0] }, { name: '__consumer_offsets', partitionIndexes: [0] }] }],
+    }),
   ];
 }
 

@@ -10,14 +10,10 @@ import { ApiVersionsRequest } from '../../../../src/protocol/messages/apiVersion
 import { ApiVersionsResponse } from '../../../../src/protocol/messages/apiVersionsResponse';
 import { EndTxnRequest } from '../../../../src/protocol/messages/endTxnRequest';
 import { EndTxnResponse } from '../../../../src/protocol/messages/endTxnResponse';
-import { InitProducerIdRequest } from '../../../../src/protocol/messages/initProducerIdRequest';
-import { InitProducerIdResponse } from '../../../../src/protocol/messages/initProducerIdResponse';
-import { ProduceRequest } from '../../../../src/protocol/messages/produceRequest';
-import { ProduceResponse } from '../../../../src/protocol/messages/produceResponse';
 import { TxnOffsetCommitRequest } from '../../../../src/protocol/messages/txnOffsetCommitRequest';
 import { TxnOffsetCommitResponse } from '../../../../src/protocol/messages/txnOffsetCommitResponse';
-import { encodeRecordBatch } from '../../../../src/protocol/recordBatch';
 import { describeSimGroup } from '../../../../src/simulator/admin/groupDetailMapper';
+import { initTransactionalProducer, produceTransactional } from './transactionClient';
 import { codecExchange, leaderPort, startServer, type ServerUnderTest } from './serverTestKit';
 
 const TOPIC = 'ledger-v2';
@@ -40,23 +36,9 @@ describe('simulator server: Transactions V2 (KIP-890) through the codecs', funct
 
   const log = (partition: number) => t.sim.cluster.requireTopic(TOPIC).partitions[partition];
 
-  async function initProducer(transactionalId: string): Promise<{ producerId: bigint; producerEpoch: number }> {
-    const response = await codecExchange(port, InitProducerIdRequest, InitProducerIdResponse, 5, { transactionalId, transactionTimeoutMs: 60000, producerId: -1n, producerEpoch: -1 });
-    assert.equal(response.errorCode, NONE);
-    return { producerId: response.producerId, producerEpoch: response.producerEpoch };
-  }
-
-  async function produce(version: number, transactionalId: string, producerId: bigint, producerEpoch: number, partition: number, records: number): Promise<number> {
-    const batch = encodeRecordBatch({
-      baseOffset: 0n, baseTimestamp: 1_700_000_000_000n, producerId, producerEpoch, baseSequence: 0, transactional: true,
-      records: Array.from({ length: records }, (_, i) => ({ value: Buffer.from(`r${i}`) })),
-    });
-    const response = await codecExchange(leaderPort(t, TOPIC, partition), ProduceRequest, ProduceResponse, version, {
-      transactionalId, acks: -1, timeoutMs: 5000,
-      topicData: [{ name: TOPIC, topicId: t.sim.cluster.requireTopic(TOPIC).topicId, partitionData: [{ index: partition, records: batch }] }],
-    });
-    return response.responses[0].partitionResponses[0].errorCode;
-  }
+  const initProducer = (transactionalId: string) => initTransactionalProducer(port, transactionalId);
+  const produce = (version: number, transactionalId: string, producerId: bigint, producerEpoch: number, partition: number, records: number) =>
+    produceTransactional(t, version, transactionalId, { producerId, producerEpoch }, TOPIC, partition, records);
 
   async function endTxn(transactionalId: string, producerId: bigint, producerEpoch: number, committed: boolean) {
     return codecExchange(port, EndTxnRequest, EndTxnResponse, 5, { transactionalId, producerId, producerEpoch, committed });

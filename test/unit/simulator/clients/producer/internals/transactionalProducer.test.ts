@@ -118,4 +118,90 @@ describe('TransactionalProducer', () => {
     assert.deepEqual(codes, ['NONE', 'ILLEGAL_GENERATION']);
     assert.ok(sim.coordinator.pendingOffsets.isPending('g', 't', 1));
   });
+  describe('the coordinator\'s TransactionMetadata (what ListTransactions and DescribeTransactions report)', () => {
+    it('starts Empty at epoch 0, goes Ongoing with the partitions added, and keeps the last start after the end', () => {
+      const { sim } = harness();
+      const producer = sim.initTransactions('meta', 30_000);
+      assert.deepEqual(producer.describe(3), {
+        transactionalId: 'meta', coordinatorId: 3, state: 'Empty', producerId: producer.producerId, producerEpoch: 0, transactionTimeoutMs: 30_000, transactionStartTimeMs: -1, topicPartitions: [],
+      });
+      sim.advance(500);
+      producer.beginTransaction();
+      producer.send('u', 2, 1);
+      producer.send('u', 1, 0);
+      producer.send('u', 1, 1);
+      const ongoing = producer.describe(3);
+      assert.equal(ongoing.state, 'Ongoing');
+      assert.equal(ongoing.transactionStartTimeMs, 500);
+      assert.deepEqual(ongoing.topicPartitions, [{ topic: 'u', partition: 1 }, { topic: 'u', partition: 0 }], 'each partition once, in the order added');
+      producer.commitTransaction();
+      const ended = producer.describe(3);
+      assert.equal(ended.state, 'CompleteCommit');
+      assert.equal(ended.transactionStartTimeMs, 500, 'the last transaction\'s start stays');
+      assert.deepEqual(ended.topicPartitions, []);
+      producer.beginTransaction();
+      producer.abortTransaction();
+      assert.equal(producer.state, 'CompleteAbort');
+    });
+
+    it('bumps the epoch at a new initTransactions(), aborting what the old instance left open', () => {
+      const { sim } = harness();
+      const first = sim.initTransactions('again');
+      first.beginTransaction();
+      first.send('u', 3, 0);
+      const log = sim.cluster.partition('u', 0)!;
+      assert.equal(log.lastStableOffset, 0);
+      const second = sim.initTransactions('again');
+      assert.equal(second, first, 'the same producer id');
+      assert.equal(second.producerEpoch, 1);
+      assert.equal(second.state, 'Empty');
+      assert.equal(log.lastStableOffset, log.highWatermark, 'the open transaction was aborted');
+      assert.throws(() => sim.initTransactions('again', 900_001), /transaction\.max\.timeout\.ms/);
+    });
+
+    it('aborts a transaction open past transaction.timeout.ms at the next cleanup run, fencing the producer', () => {
+      const { sim } = harness();
+      const producer = sim.initTransactions('stuck', 15_000);
+      let told = 0;
+      producer.onTimeout = () => told++;
+      sim.advance(2_000);
+      producer.beginTransaction();
+      producer.send('u', 4, 0);
+      const log = sim.cluster.partition('u', 0)!;
+      const start = log.highWatermark - 4;
+      // start 2 000 + timeout 15 000 = 17 000; the cleanup runs every 10 s, so at 20 000.
+      sim.runUntil(19_999);
+      assert.equal(producer.state, 'Ongoing');
+      assert.equal(log.lastStableOffset, start);
+      sim.runUntil(20_000);
+      assert.equal(producer.state, 'CompleteAbort');
+      assert.equal(producer.producerEpoch, 1, 'fenced');
+      assert.equal(producer.transactionsTimedOut, 1);
+      assert.equal(told, 1);
+      assert.equal(log.lastStableOffset, log.highWatermark);
+      assert.equal(log.visibleRecords(start, log.highWatermark, 'read_committed'), 0, 'the records were aborted');
+      const [state] = log.activeProducers(sim.now);
+      assert.deepEqual(
+        { epoch: state.producerEpoch, start: state.currentTxnStartOffset, coordinatorEpoch: state.coordinatorEpoch },
+        { epoch: 1, start: -1, coordinatorEpoch: 0 },
+        'the ABORT marker carries the bumped epoch',
+      );
+    });
+
+    it('does not time out a transaction that ended in time, nor the next one early', () => {
+      const { sim } = harness();
+      const producer = sim.initTransactions('quick', 15_000);
+      producer.beginTransaction();
+      producer.send('u', 1, 0);
+      sim.runUntil(5_000);
+      producer.commitTransaction();
+      producer.beginTransaction();
+      producer.send('u', 1, 0);
+      sim.runUntil(20_000);
+      assert.equal(producer.state, 'Ongoing', 'the second began at 5 000: its deadline is 20 000, found at the 30 000 run');
+      sim.runUntil(30_000);
+      assert.equal(producer.state, 'CompleteAbort');
+      assert.equal(producer.transactionsCommitted, 1);
+    });
+  });
 });
