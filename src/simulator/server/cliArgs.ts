@@ -8,7 +8,7 @@ export interface ServerArgs {
   speed: number;
 }
 
-export const USAGE = 'usage: simulator [--port <port, default 9092>] [--scenario demo|exactly-once|protocols|<file.json>] [--speed <virtual ms per wall ms, default 1>]';
+export const USAGE = 'usage: simulator [--port <port, default 9092>] [--scenario demo|exactly-once|protocols|transactions|<file.json>] [--speed <virtual ms per wall ms, default 1>]';
 
 function requireValue(argv: readonly string[], index: number, flag: string): string {
   const value = argv[index + 1];
