@@ -52,3 +52,61 @@ export interface TransactionDescription {
   /** The partitions added to the ongoing transaction. */
   topicPartitions: Array<{ topic: string; partition: number }>;
 }
+
+/** One partition's producers as its leader reports them, or why it would not (`ERROR_NAME: message`). */
+export interface PartitionProducers {
+  topic: string;
+  partition: number;
+  producers: ProducerState[];
+  error?: string;
+}
+
+/** DescribeTransactions for one transactional id: its state, or why there is none (TRANSACTIONAL_ID_NOT_FOUND, ...). */
+export interface TransactionDescriptionResult {
+  transactionalId: string;
+  description?: TransactionDescription;
+  error?: string;
+}
+
+/** Admin.abortTransaction's AbortTransactionSpec: the ABORT marker WriteTxnMarkers writes at the partition's leader. */
+export interface AbortTransactionSpec {
+  topic: string;
+  partition: number;
+  producerId: number;
+  producerEpoch: number;
+  coordinatorEpoch: number;
+}
+
+/** A topic partition and the brokers holding its replicas (find-hanging --broker-id searches those). */
+export interface ReplicatedPartition {
+  topic: string;
+  partition: number;
+  replicas: number[];
+}
+
+/** ListTransactions' filters (kafka-transactions.sh list); absent means no filter. */
+export interface TransactionListFilter {
+  states?: readonly TransactionStateName[];
+  producerIds?: readonly number[];
+  /** Only transactions running longer than this (ListTransactions v1, KIP-994). */
+  durationMs?: number;
+}
+
+/**
+ * The transaction administration of Kafka's Admin client (KIP-664), over either source: what the
+ * Transactions view, Find Hanging Transactions and Abort Transaction need.
+ */
+export interface TransactionAdmin {
+  /** The source's clock (ms): the simulation's virtual time, or the wall clock. */
+  now(): number;
+  /** ListTransactions on every broker, merged. */
+  listTransactions(filter?: TransactionListFilter): Promise<TransactionListing[]>;
+  /** DescribeTransactions at each id's coordinator. */
+  describeTransactions(transactionalIds: readonly string[]): Promise<TransactionDescriptionResult[]>;
+  /** DescribeProducers at each partition's leader, in the order asked. */
+  describeProducers(partitions: ReadonlyArray<{ topic: string; partition: number }>): Promise<PartitionProducers[]>;
+  /** The partitions of `topics` (every topic when absent), with their replicas. */
+  topicPartitions(topics?: readonly string[]): Promise<ReplicatedPartition[]>;
+  /** WriteTxnMarkers: an ABORT marker for the spec's producer on its partition; the broker's refusal as `error`. */
+  abortTransaction(spec: AbortTransactionSpec): Promise<{ error?: string }>;
+}

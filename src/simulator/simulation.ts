@@ -15,6 +15,10 @@ import { EventLog } from './common/eventLog';
 import { SimulatedProducer, type ProducerConfig } from './clients/producer/producer';
 import { SeededRandom } from './common/random';
 import { TransactionalProducer } from './clients/producer/internals/transactionalProducer';
+import type { KafkaErrorCode } from './common/errors';
+import type { TransactionResult } from './log/transactionIndex';
+import { OFFSETS_TOPIC, offsetsPartitionFor } from '../protocol/offsetsPartition';
+import { OFFSETS_TOPIC_PARTITIONS } from './log/cluster';
 
 export interface SimulationOptions {
   seed?: number;
@@ -174,6 +178,37 @@ export class Simulation implements SimulatorControl {
   /** The producer of a transactional.id, if it was ever initialized. */
   findTransactionalProducer(transactionalId: string): TransactionalProducer | undefined {
     return this.transactionalProducers.get(transactionalId);
+  }
+
+  /**
+   * A transaction marker on one partition, as its leader appends it for WriteTxnMarkers
+   * (ProducerAppendInfo.appendEndTxnMarker): older than the producer's epoch there is
+   * INVALID_PRODUCER_EPOCH, from an older coordinator epoch TRANSACTION_COORDINATOR_FENCED. On
+   * `__consumer_offsets` it reaches the groups holding the producer's transactional offsets there;
+   * elsewhere it ends the producer's open transaction, and is written even where none is open.
+   */
+  writeTxnMarker(marker: { producerId: number; producerEpoch: number; coordinatorEpoch: number; result: TransactionResult }, topic: string, partition: number): KafkaErrorCode {
+    const log = this.cluster.partition(topic, partition);
+    if (!log) {
+      return 'UNKNOWN_TOPIC_OR_PARTITION';
+    }
+    const known = log.producerEpochs(marker.producerId);
+    if (known && marker.producerEpoch < known.producerEpoch) {
+      return 'INVALID_PRODUCER_EPOCH';
+    }
+    if (known && marker.coordinatorEpoch < known.coordinatorEpoch) {
+      return 'TRANSACTION_COORDINATOR_FENCED';
+    }
+    if (topic === OFFSETS_TOPIC) {
+      for (const groupId of this.coordinator.groupsInTransaction(marker.producerId)) {
+        if (offsetsPartitionFor(groupId, OFFSETS_TOPIC_PARTITIONS) === partition) {
+          this.coordinator.completeTransaction(groupId, marker.producerId, marker.result);
+        }
+      }
+      return 'NONE';
+    }
+    log.writeControlMarker(marker.producerId, marker.result, this.clock.now, marker.producerEpoch, marker.coordinatorEpoch);
+    return 'NONE';
   }
 
   /** Every transactional id the transaction coordinator knows, in the order first initialized. */

@@ -5,3 +5,4 @@
  */
 export { describeSimGroup, listSimGroups } from './groupDetailMapper';
 export { SimGroupAdmin } from './simGroupAdmin';
+export { SimTransactionAdmin } from './simTransactionAdmin';

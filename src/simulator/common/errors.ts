@@ -24,6 +24,8 @@ export type KafkaErrorCode =
   | 'GROUP_AUTHORIZATION_FAILED'
   | 'STALE_MEMBER_EPOCH'
   | 'UNRELEASED_INSTANCE_ID'
+  | 'INVALID_PRODUCER_EPOCH'
+  | 'TRANSACTION_COORDINATOR_FENCED'
   | 'UNKNOWN_SERVER_ERROR';
 
 /** JoinGroup errors after which the Java client gives up (AbstractCoordinator). */

@@ -13,10 +13,8 @@ import { ListTransactionsRequest, type ListTransactionsRequestData } from '../..
 import { ListTransactionsResponse, type ListTransactionsResponseData } from '../../protocol/messages/listTransactionsResponse';
 import { WriteTxnMarkersRequest, type WritableTxnMarker, type WriteTxnMarkersRequestData } from '../../protocol/messages/writeTxnMarkersRequest';
 import { WriteTxnMarkersResponse, type WritableTxnMarkerResult, type WriteTxnMarkersResponseData } from '../../protocol/messages/writeTxnMarkersResponse';
-import { OFFSETS_TOPIC, offsetsPartitionFor } from '../../protocol/offsetsPartition';
 import type { TransactionStateName } from '../../model/transactions';
 import type { TransactionalProducer } from '../clients/producer/internals/transactionalProducer';
-import { OFFSETS_TOPIC_PARTITIONS } from '../log/cluster';
 import { defineApi, type ApiDefinition, type RequestContext } from './context';
 import { ledPartition } from './dataApis';
 
@@ -147,40 +145,18 @@ function describeTransactions(request: DescribeTransactionsRequestData, ctx: Req
 
 // ------------------------------------------------------------------ WriteTxnMarkers
 
-/**
- * One marker on one partition, as the leader appends it (ProducerAppendInfo.appendEndTxnMarker): a
- * marker older than the producer's epoch is INVALID_PRODUCER_EPOCH, one from an older coordinator
- * epoch TRANSACTION_COORDINATOR_FENCED. On `__consumer_offsets` the marker reaches the groups holding
- * the producer's transactional offsets there; elsewhere it ends the producer's open transaction, and
- * is written even where none is open, as a broker writes it.
- */
+/** One marker on one partition at this broker: its leader appends it (Simulation.writeTxnMarker). */
 function writeMarker(ctx: RequestContext, marker: WritableTxnMarker, topicName: string, partition: number): number {
   const topic = ctx.server.simulation.cluster.topic(topicName) ?? UNKNOWN_TOPIC_OR_PARTITION;
   const log = ledPartition(ctx, topic, partition);
   if (typeof log === 'number') {
     return log;
   }
-  const producerId = Number(marker.producerId);
-  const known = log.producerEpochs(producerId);
-  if (known && marker.producerEpoch < known.producerEpoch) {
-    return errorCodeOf('INVALID_PRODUCER_EPOCH');
-  }
-  if (known && marker.coordinatorEpoch < known.coordinatorEpoch) {
-    return errorCodeOf('TRANSACTION_COORDINATOR_FENCED');
-  }
   const result = marker.transactionResult ? 'COMMIT' : 'ABORT';
-  const simulation = ctx.server.simulation;
-  if (topicName === OFFSETS_TOPIC) {
-    for (const groupId of simulation.coordinator.groupsInTransaction(producerId)) {
-      if (offsetsPartitionFor(groupId, OFFSETS_TOPIC_PARTITIONS) === partition) {
-        simulation.coordinator.completeTransaction(groupId, producerId, result);
-      }
-    }
-    return NO_ERROR;
-  }
-  log.writeControlMarker(producerId, result, simulation.clock.now, marker.producerEpoch, marker.coordinatorEpoch);
-  ctx.server.log(`WriteTxnMarkers from ${ctx.clientId}: ${result} marker for producer ${producerId} (epoch ${marker.producerEpoch}) on ${topicName}-${partition}`);
-  return NO_ERROR;
+  const producerId = Number(marker.producerId);
+  const errorCode = ctx.server.simulation.writeTxnMarker({ producerId, producerEpoch: marker.producerEpoch, coordinatorEpoch: marker.coordinatorEpoch, result }, topicName, partition);
+  ctx.server.log(`WriteTxnMarkers from ${ctx.clientId}: ${result} marker for producer ${producerId} (epoch ${marker.producerEpoch}) on ${topicName}-${partition}: ${errorCode}`);
+  return errorCodeOf(errorCode);
 }
 
 function writeTxnMarkers(request: WriteTxnMarkersRequestData, ctx: RequestContext): WriteTxnMarkersResponseData {
