@@ -34,6 +34,8 @@ export const COMMANDS = {
   deleteOffsets: 'kafkaGroupLens.deleteOffsets',
   removeStaticMember: 'kafkaGroupLens.removeStaticMember',
   removeStaticMembers: 'kafkaGroupLens.removeStaticMembers',
+  findHangingTransactions: 'kafkaGroupLens.findHangingTransactions',
+  abortTransaction: 'kafkaGroupLens.abortTransaction',
   openTimeline: 'kafkaGroupLens.openTimeline',
   openDashboard: 'kafkaGroupLens.openDashboard',
   filterGroups: 'kafkaGroupLens.filterGroups',

@@ -4,6 +4,7 @@ import { registerConnectionCommands } from './commands/connectionCommands';
 import { registerExposeCommands } from './commands/exposeCommands';
 import { SimulatorExposures } from './commands/simulatorExposures';
 import { registerGroupAdminCommands } from './commands/groupAdminCommands';
+import { registerTransactionCommands } from './commands/transactionCommands';
 import { registerSimulatorCommands } from './commands/simulatorCommands';
 import { registerViewCommands } from './commands/viewCommands';
 import { pickLoadedGroup, registerGroupQueryCommands } from './commands/groupQueryCommands';
@@ -52,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
     ...registerExposeCommands(sources, log, exposures),
     ...registerResetCommands({ registry: sources, view, log, context, exposures, pickGroup: (title) => pickLoadedGroup(view, title) }),
     ...registerGroupAdminCommands({ registry: sources, view, log, context }),
+    ...registerTransactionCommands({ registry: sources, view, log }),
     registerDashboardCommand(
       context.extensionUri,
       {

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { CONTEXT_KEYS, SETTINGS } from '../constants';
 import { SimGroupAdmin } from '../simulator/admin/simGroupAdmin';
+import { SimTransactionAdmin } from '../simulator/admin/simTransactionAdmin';
 import { BUILT_IN_SCENARIO_NAMES, createDemoSimSource, isBuiltInScenarioName, type BuiltInScenarioName, type SimSource } from '../simulator/editor/simSource';
 import { readCommittedLookup, type IsolationLevelLookup } from '../kafka/isolationLevels';
 import type { SourceRegistry } from './sourceRegistry';
@@ -71,7 +72,7 @@ export function manageSimulatorSource(registry: SourceRegistry, log: vscode.LogO
       }
       await stop();
       const source = createDemoSimSource({ paced: true, speed: settings.speed, scenario: settings.scenario });
-      registry.add({ source, control: source.control, admin: new SimGroupAdmin(source.simulation) });
+      registry.add({ source, control: source.control, admin: new SimGroupAdmin(source.simulation), transactions: new SimTransactionAdmin(source.simulation) });
       running = { source, speed: settings.speed, scenario: settings.scenario };
       log.info(`Simulator started: ${settings.scenario} cluster "${source.label}" at speed ${settings.speed}`);
     }

@@ -4,6 +4,7 @@
  */
 import type { ClusterSource, Unsubscribe } from '../model/clusterSource';
 import type { GroupAdmin } from '../model/groupAdmin';
+import type { TransactionAdmin } from '../model/transactions';
 import type { SimulatorControl } from '../simulator/common/control';
 
 export interface RegisteredSource {
@@ -12,6 +13,8 @@ export interface RegisteredSource {
   readonly control?: SimulatorControl;
   /** Offset and group administration (reset, delete, remove members); absent for a source that cannot reach a cluster. */
   readonly admin?: GroupAdmin;
+  /** Transaction administration (list, find hanging, abort); absent for a source that cannot reach a cluster. */
+  readonly transactions?: TransactionAdmin;
 }
 
 export class SourceRegistry {

@@ -222,11 +222,13 @@ export function describePartition(node: PartitionNode): NodeDescriptor {
   const share = node.share ?? false;
   const hasLag = isBehind(p);
   const reconciling = node.role === 'revoking' || node.role === 'awaited';
+  // An open transaction holds the LSO below the high watermark: Abort Transaction… is offered.
+  const lsoHeld = p.lastStableOffset != null && p.logEndOffset != null && p.lastStableOffset < p.logEndOffset;
   return {
     label: partitionLabel(p),
     description: `${ROLE_TEXTS[node.role].prefix}${partitionDescription(p, share)}`,
     tooltip: markdownFields(partitionLabel(p), partitionFields(p, node.role, share)),
-    contextValue: `kgl:partition:${node.role}${share ? ':share' : ''}${hasLag ? ':hasLag' : ''}`,
+    contextValue: `kgl:partition:${node.role}${share ? ':share' : ''}${hasLag ? ':hasLag' : ''}${lsoHeld ? ':lsoHeld' : ''}`,
     // Lag alone is normal for a consumer that keeps up; the row is not coloured for it (issue 19: no flicker).
     icon: reconciling ? { id: node.role === 'revoking' ? 'arrow-circle-up' : 'arrow-circle-down', color: 'charts.yellow' } : { id: 'symbol-array' },
     collapsible: 'none',

@@ -96,9 +96,10 @@ describe('views: context menus against the rows the tree builds', () => {
       state: status === 'error' ? { status, message: 'boom' } : { status, info: { clusterId: 'c', controllerId: 1, brokers: [] }, groups: [] },
     });
     const simCommands = [COMMANDS.addConsumerGroup, COMMANDS.createTopic, COMMANDS.produceRecords, COMMANDS.stopProducer, COMMANDS.exposeSimulator, COMMANDS.stopExposingSimulator];
-    assert.deepEqual(contextCommands(cluster('simulator', 'loaded')), sorted(...simCommands));
+    const transactionCommands = [COMMANDS.findHangingTransactions, COMMANDS.abortTransaction];
+    assert.deepEqual(contextCommands(cluster('simulator', 'loaded')), sorted(...simCommands, ...transactionCommands));
     const connectionCommands = [COMMANDS.editCluster, COMMANDS.removeCluster, COMMANDS.testCluster];
-    assert.deepEqual(contextCommands(cluster('kafka', 'loaded')), sorted(...connectionCommands));
+    assert.deepEqual(contextCommands(cluster('kafka', 'loaded')), sorted(...connectionCommands, ...transactionCommands));
     assert.deepEqual(contextCommands(cluster('kafka', 'error')), sorted(COMMANDS.retry, ...connectionCommands));
     assert.deepEqual(contextCommands(cluster('simulator', 'error')), sorted(COMMANDS.retry, ...simCommands));
   });
@@ -138,7 +139,7 @@ describe('views: context menus against the rows the tree builds', () => {
     assert.deepEqual(memberCommands(memberRow('kafka', null)), [], 'dynamic members cannot be removed by instance id');
   });
 
-  it('offers Restart on stopped consumers, Copy and Reset on partitions (share-partitions too) and nothing on messages', () => {
+  it('offers Restart on stopped consumers, Copy and Reset on partitions (share-partitions too), Abort Transaction where the LSO is held, and nothing on messages', () => {
     const stopped: TreeNode = {
       kind: 'consumer',
       id: 'x',
@@ -152,6 +153,10 @@ describe('views: context menus against the rows the tree builds', () => {
     assert.deepEqual(contextCommands(lagging), sorted(COMMANDS.copyPartitionOffsets, COMMANDS.resetPartitionOffsets));
     // kafka-share-groups.sh takes topic:partition too.
     assert.deepEqual(contextCommands({ ...partition, share: true }), sorted(COMMANDS.copyPartitionOffsets, COMMANDS.resetPartitionOffsets));
+    // An open transaction holds the LSO below the high watermark: it can be aborted from the row.
+    const held: TreeNode = { ...partition, offsets: { ...partition.offsets, lastStableOffset: 1, logEndOffset: 4 } };
+    assert.deepEqual(contextCommands(held), sorted(COMMANDS.abortTransaction, COMMANDS.copyPartitionOffsets, COMMANDS.resetPartitionOffsets));
+    assert.deepEqual(contextCommands({ ...held, offsets: { ...held.offsets, lastStableOffset: 4 } }), sorted(COMMANDS.copyPartitionOffsets, COMMANDS.resetPartitionOffsets), 'LSO at the HW');
     assert.deepEqual(contextCommands({ kind: 'message', id: 'm', severity: 'error', text: 'x', retrySourceId: 's' }), []);
   });
 });

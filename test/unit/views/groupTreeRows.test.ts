@@ -178,7 +178,7 @@ describe('views/groupTreeRows', () => {
       const row = { ...offsets('orders', 1, 152, 172, 'm-1'), lastStableOffset: 152, lastStableLag: 0, pendingTransactionalOffset: 160 };
       const d = describeNode({ kind: 'partition', id: 'x', offsets: row, role: 'assigned' });
       assert.equal(d.description, 'lag 20 · LSO lag 0 · committed 152 · end 172 · pending txn 160');
-      assert.equal(d.contextValue, 'kgl:partition:assigned', 'nothing is readable yet: not behind');
+      assert.equal(d.contextValue, 'kgl:partition:assigned:lsoHeld', 'nothing is readable yet: not behind; an open transaction holds the LSO');
       assert.equal(d.icon.color, undefined);
       assert.ok(d.tooltip?.includes('Lag to last stable offset \\(read\\_committed\\): 0'), 'markdown-escaped tooltip field');
       assert.match(d.tooltip ?? '', /Pending transactional offset: 160/);
