@@ -34,6 +34,8 @@ function sourceIdOf(node: TreeNode | undefined): string | undefined {
     case 'cluster':
     case 'group':
     case 'member':
+    case 'transactions':
+    case 'transaction':
       return node.sourceId;
     case 'partition':
       return node.group?.sourceId;
@@ -62,9 +64,15 @@ async function transactionTarget(registry: SourceRegistry, prompts: AdminPrompts
   return { sourceId: entry.source.id, label: entry.source.label, admin: entry.transactions };
 }
 
-/** What a partition row tells of the transaction to abort. */
+/** What a partition row (its partition) or a transaction row (its producer and partitions) tells of the transaction to abort. */
 function abortHint(node: TreeNode | undefined): AbortTargetHint {
-  return node?.kind === 'partition' ? { topic: node.offsets.topic, partition: node.offsets.partition } : {};
+  if (node?.kind === 'partition') {
+    return { topic: node.offsets.topic, partition: node.offsets.partition };
+  }
+  if (node?.kind === 'transaction') {
+    return { producerId: node.listing.producerId, choices: node.description?.topicPartitions ?? [] };
+  }
+  return {};
 }
 
 function hangingItem(h: HangingTransaction) {

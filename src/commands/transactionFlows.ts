@@ -15,8 +15,11 @@ const offsetRule = numberRule({ name: 'Start offset', min: 0, max: Number.MAX_SA
 const brokerRule = numberRule({ name: 'Broker id', min: 0, max: 2_147_483_647, integer: true });
 const timeoutMinutesRule = numberRule({ name: 'Maximum transaction timeout', min: 0, max: 10_080, integer: true, unit: 'min' });
 
-/** What the user named so far; the flow asks the rest. */
-export type AbortTargetHint = Partial<AbortTarget>;
+/**
+ * What the row named so far; the flow asks the rest. A transaction row names its producer and the
+ * partitions its coordinator holds: the user picks one, and the producer's open transaction there is the one.
+ */
+export type AbortTargetHint = Partial<AbortTarget> & { producerId?: number; choices?: ReadonlyArray<{ topic: string; partition: number }> };
 
 export interface AbortOutcome {
   target: AbortTarget;
@@ -32,6 +35,46 @@ async function askTopic(prompts: AdminPrompts, admin: TransactionAdmin, title: s
   return prompts.input({ title, prompt: 'Topic name', validate: (text) => validateKafkaName('Topic', text) });
 }
 
+/** The partition to abort on: the row's, one of a transaction row's partitions, or asked. */
+async function askPartition(prompts: AdminPrompts, admin: TransactionAdmin, hint: AbortTargetHint, title: string): Promise<{ topic: string; partition: number } | undefined> {
+  if (hint.topic !== undefined && hint.partition !== undefined) {
+    return { topic: hint.topic, partition: hint.partition };
+  }
+  if (hint.topic === undefined && hint.choices !== undefined && hint.choices.length > 0) {
+    return prompts.pickOne(hint.choices.map((c) => ({ label: `${c.topic}-${c.partition}`, value: c })), { title, placeholder: 'The partition whose part of the transaction to abort' });
+  }
+  const topic = hint.topic ?? (await askTopic(prompts, admin, title));
+  if (topic === undefined) {
+    return undefined;
+  }
+  const text = await prompts.input({ title, prompt: `Partition of ${topic}`, value: '0', validate: partitionRule.validate });
+  return text === undefined ? undefined : { topic, partition: partitionRule.parse(text) };
+}
+
+/** The start offset of the transaction to abort: the hint's producer's, one of the open ones picked, or typed. */
+async function askStartOffset(prompts: AdminPrompts, admin: TransactionAdmin, where: { topic: string; partition: number }, producerId: number | undefined, title: string): Promise<number | undefined> {
+  const name = `${where.topic}-${where.partition}`;
+  const [described] = await admin.describeProducers([where]);
+  if (described?.error !== undefined) {
+    throw new Error(`Failed to describe producers for partition ${name}: ${described.error}`);
+  }
+  const open = (described?.producers ?? []).filter((p) => p.currentTxnStartOffset >= 0 && (producerId === undefined || p.producerId === producerId));
+  if (producerId !== undefined) {
+    if (open.length === 0) {
+      throw new Error(`Producer ${producerId} has no open transaction on ${name}`);
+    }
+    return open[0].currentTxnStartOffset;
+  }
+  if (open.length > 0) {
+    return prompts.pickOne(
+      open.map((p) => ({ label: `Offset ${p.currentTxnStartOffset}`, description: `producer ${p.producerId}, epoch ${p.producerEpoch}`, value: p.currentTxnStartOffset })),
+      { title, placeholder: `The open transactions on ${name}, by start offset` },
+    );
+  }
+  const text = await prompts.input({ title, prompt: `Start offset of the transaction to abort on ${name}`, validate: offsetRule.validate });
+  return text === undefined ? undefined : offsetRule.parse(text);
+}
+
 /**
  * Abort Transaction…: the partition and the transaction's start offset (asked when not known from the
  * row), the plan with kafka-transactions.sh abort's lookup, a confirmation that names the cost, then the
@@ -39,35 +82,15 @@ async function askTopic(prompts: AdminPrompts, admin: TransactionAdmin, title: s
  */
 export async function abortTransactionFlow(prompts: AdminPrompts, admin: TransactionAdmin, hint: AbortTargetHint = {}): Promise<AbortOutcome | undefined> {
   const title = 'Abort Transaction';
-  const topic = hint.topic ?? (await askTopic(prompts, admin, title));
-  if (topic === undefined) {
+  const where = await askPartition(prompts, admin, hint, title);
+  if (where === undefined) {
     return undefined;
   }
-  let partition = hint.partition;
-  if (partition === undefined) {
-    const text = await prompts.input({ title, prompt: `Partition of ${topic}`, value: '0', validate: partitionRule.validate });
-    if (text === undefined) {
-      return undefined;
-    }
-    partition = partitionRule.parse(text);
-  }
-  let startOffset = hint.startOffset;
+  const startOffset = hint.startOffset ?? (await askStartOffset(prompts, admin, where, hint.producerId, title));
   if (startOffset === undefined) {
-    const [described] = await admin.describeProducers([{ topic, partition }]);
-    const open = (described?.producers ?? []).filter((p) => p.currentTxnStartOffset >= 0);
-    const picked =
-      open.length > 0
-        ? await prompts.pickOne(
-            open.map((p) => ({ label: `Offset ${p.currentTxnStartOffset}`, description: `producer ${p.producerId}, epoch ${p.producerEpoch}`, value: p.currentTxnStartOffset })),
-            { title, placeholder: `The open transactions on ${topic}-${partition}, by start offset` },
-          )
-        : await prompts.input({ title, prompt: `Start offset of the transaction to abort on ${topic}-${partition}`, validate: offsetRule.validate }).then((t) => (t === undefined ? undefined : offsetRule.parse(t)));
-    if (picked === undefined) {
-      return undefined;
-    }
-    startOffset = picked;
+    return undefined;
   }
-  const target = { topic, partition, startOffset };
+  const target = { ...where, startOffset };
   const plan = await planAbort(admin, target);
   const { message, detail } = abortConfirmation(plan, admin.now());
   if (!(await prompts.confirm({ message, detail, action: 'Abort Transaction' }))) {

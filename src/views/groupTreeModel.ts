@@ -15,10 +15,11 @@ import { GroupRowUpdates, OPENED_GROUP_REFRESH_MS } from './groupRowUpdates';
 import { LoadRetries, type LoadRetriesOptions } from './loadRetries';
 import type { TreeSources } from './treeSources';
 import type { ClusterInfo, GroupDetail, GroupSummary } from '../model/types';
-import { nodeIds, type ClusterNode, type GroupNode, type MessageNode, type TreeNode } from './treeNodes';
+import { nodeIds, type ClusterNode, type GroupNode, type MessageNode, type TransactionsNode, type TreeNode } from './treeNodes';
 
 export { OPENED_GROUP_REFRESH_MS } from './groupRowUpdates';
 import { errorMessage } from '../protocol/errors';
+import { transactionChildren } from './transactionRows';
 
 export interface GroupTreeModelOptions {
   /** Called when a source pushes "something changed"; the caller decides when to reload. */
@@ -60,6 +61,7 @@ export class GroupTreeModel {
   private readonly clusters = new Map<string, ClusterNode>();
   /** Group rows per source, by group id: the same objects across reloads (see GroupNode.summary). */
   private readonly groupNodes = new Map<string, Map<string, GroupNode>>();
+  private readonly transactionNodes = new Map<string, TransactionsNode>();
   private readonly sourceSubscriptions = new Map<string, Unsubscribe>();
   private readonly loads = new Map<string, RunningLoad>();
   /** Loads finished per source, user-requested (full) and background: what the extension-host tests check. */
@@ -169,8 +171,13 @@ export class GroupTreeModel {
           sourceId: node.sourceId,
           consumer,
         }));
+      case 'transactions': {
+        const admin = this.registry.get(node.sourceId)?.transactions;
+        return admin ? transactionChildren(node, admin) : [];
+      }
       case 'partition':
       case 'consumer':
+      case 'transaction':
       case 'message':
         return [];
     }
@@ -186,21 +193,31 @@ export class GroupTreeModel {
         return [loadingRow(node.id)];
       case 'error':
         return [errorRow(node.id, `Failed to load consumer groups: ${state.message}`, node.sourceId)];
-      case 'loaded':
+      case 'loaded': {
+        // A cluster whose transactions can be listed shows them first, groups or not.
+        const first: TreeNode[] = this.registry.get(node.sourceId)?.transactions ? [this.transactionsNode(node)] : [];
         if (!state.groups.length) {
-          return [{ kind: 'message', id: nodeIds.message(node.id, 'empty'), severity: 'info', text: 'No consumer groups' }];
+          return [...first, { kind: 'message', id: nodeIds.message(node.id, 'empty'), severity: 'info', text: 'No consumer groups' }];
         }
-        {
-          const shown = this.arranged(state.groups);
-          if (!shown.length) {
-            return [{ kind: 'message', id: nodeIds.message(node.id, 'filtered'), severity: 'info', text: `No groups match the filter (${state.groups.length} hidden)` }];
-          }
-          return shown.map((summary) => this.groupNode(node, summary));
+        const shown = this.arranged(state.groups);
+        if (!shown.length) {
+          return [...first, { kind: 'message', id: nodeIds.message(node.id, 'filtered'), severity: 'info', text: `No groups match the filter (${state.groups.length} hidden)` }];
         }
+        return [...first, ...shown.map((summary) => this.groupNode(node, summary))];
+      }
     }
   }
 
-  /** The row object of a group, created once per source and group id. */
+  /** One Transactions row object per cluster, so its expansion survives reloads. */
+  private transactionsNode(cluster: ClusterNode): TransactionsNode {
+    let node = this.transactionNodes.get(cluster.sourceId);
+    if (!node) {
+      node = { kind: 'transactions', id: nodeIds.transactions(cluster.sourceId), sourceId: cluster.sourceId };
+      this.transactionNodes.set(cluster.sourceId, node);
+    }
+    return node;
+  }
+
   private groupNode(cluster: ClusterNode, summary: GroupSummary): GroupNode {
     let nodes = this.groupNodes.get(cluster.sourceId);
     if (!nodes) {

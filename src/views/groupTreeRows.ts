@@ -3,6 +3,7 @@
  * No editor types, so every string the user sees is unit-tested in plain Node; the provider only copies
  * these descriptors onto TreeItems.
  */
+import { describeTransaction, describeTransactions } from './transactionRows';
 import type { GroupState, GroupSummary } from '../model/types';
 import { markdownFields } from './markdown';
 import { withGroupHealth } from './groupHealthView';
@@ -209,6 +210,10 @@ export function describeNode(node: TreeNode): NodeDescriptor {
       return describeStoppedConsumers(node);
     case 'consumer':
       return describeConsumer(node);
+    case 'transactions':
+      return describeTransactions();
+    case 'transaction':
+      return describeTransaction(node);
     case 'message':
       return describeMessage(node);
   }

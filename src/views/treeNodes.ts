@@ -5,6 +5,7 @@
 import type { ClusterInfo, ConsumerGroupMemberInfo, GroupSummary, Member, PartitionOffsets, StreamsGroupMemberInfo } from '../model/types';
 import type { ClusterSource } from '../model/clusterSource';
 import type { SimulatedConsumerInfo } from '../model/simulatedConsumer';
+import type { TransactionDescription, TransactionListing } from '../model/transactions';
 
 export type SourceKind = ClusterSource['kind'];
 
@@ -148,6 +149,26 @@ export interface ConsumerNode {
   readonly consumer: SimulatedConsumerInfo;
 }
 
+/** A cluster's transactional ids, as kafka-transactions.sh list and describe show them: the first row under a cluster that can list them. */
+export interface TransactionsNode {
+  readonly kind: 'transactions';
+  readonly id: string;
+  readonly sourceId: string;
+}
+
+/** One transactional id: its listing, and for an open transaction what DescribeTransactions said. */
+export interface TransactionNode {
+  readonly kind: 'transaction';
+  readonly id: string;
+  readonly sourceId: string;
+  readonly listing: TransactionListing;
+  readonly description?: TransactionDescription;
+  /** Why DescribeTransactions gave no description (`ERROR_NAME: message`). */
+  readonly describeError?: string;
+  /** The source's clock when the row was read, for "open 12 min". */
+  readonly readAt: number;
+}
+
 export type MessageSeverity = 'info' | 'loading' | 'error';
 
 export interface MessageNode {
@@ -169,6 +190,8 @@ export type TreeNode =
   | UnassignedNode
   | StoppedConsumersNode
   | ConsumerNode
+  | TransactionsNode
+  | TransactionNode
   | MessageNode;
 
 /** Node ids are paths of URI-encoded raw keys, so a "/" inside a group id cannot make two ids collide. */
@@ -192,6 +215,8 @@ export const nodeIds = {
     idPath('kgl', sourceId, 'group', groupId, 'stopped'),
   consumer: (sourceId: string, groupId: string, handle: string): string =>
     idPath('kgl', sourceId, 'group', groupId, 'stopped', handle),
+  transactions: (sourceId: string): string => idPath('kgl', sourceId, 'transactions'),
+  transaction: (sourceId: string, transactionalId: string): string => idPath('kgl', sourceId, 'transactions', transactionalId),
   /** Message rows hang under a parent; `slot` tells apart several rows under one parent. */
   message: (parentId: string, slot: string): string => `${parentId}/~${slot}`,
 };

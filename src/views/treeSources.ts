@@ -4,11 +4,14 @@
  */
 import type { ClusterSource, Unsubscribe } from '../model/clusterSource';
 import type { SimulatedConsumerInfo } from '../model/simulatedConsumer';
+import type { TransactionAdmin } from '../model/transactions';
 
 export interface TreeSource {
   readonly source: ClusterSource;
   /** Present only for the simulator: the consumers it runs, shown next to the members they became. */
   readonly control?: { listConsumers(groupId?: string): SimulatedConsumerInfo[] };
+  /** Present where the cluster's transactions can be listed: the tree then shows a Transactions row. */
+  readonly transactions?: TransactionAdmin;
 }
 
 export interface TreeSources {

@@ -42,6 +42,18 @@ describe('transaction flows', () => {
     assert.equal(typed.asked[0].validation, 'Partition must be a whole number, e.g. 0');
   });
 
+  it('from a transaction row, asks which of its partitions and finds its producer\'s open transaction there', async () => {
+    const { log, producer, admin } = cluster();
+    const prompts = new ScriptedAdminPrompts([{ pick: 'ledger-0' }], [true]);
+    const outcome = await abortTransactionFlow(prompts, admin, { producerId: producer.producerId, choices: [{ topic: 'ledger', partition: 0 }] });
+    assert.deepEqual(outcome?.target, { topic: 'ledger', partition: 0, startOffset: 4 });
+    assert.equal(log(0).lastStableOffset, log(0).highWatermark);
+    await assert.rejects(
+      abortTransactionFlow(new ScriptedAdminPrompts([{ pick: 'ledger-1' }]), admin, { producerId: producer.producerId, choices: [{ topic: 'ledger', partition: 1 }] }),
+      new RegExp(`Producer ${producer.producerId} has no open transaction on ledger-1`),
+    );
+  });
+
   it('Find Hanging Transactions… searches a topic with the asked timeout and finds the zombie write only', async () => {
     const { sim, admin } = cluster();
     sim.advance(10 * 60_000);

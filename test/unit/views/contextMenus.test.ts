@@ -159,4 +159,11 @@ describe('views: context menus against the rows the tree builds', () => {
     assert.deepEqual(contextCommands({ ...held, offsets: { ...held.offsets, lastStableOffset: 4 } }), sorted(COMMANDS.copyPartitionOffsets, COMMANDS.resetPartitionOffsets), 'LSO at the HW');
     assert.deepEqual(contextCommands({ kind: 'message', id: 'm', severity: 'error', text: 'x', retrySourceId: 's' }), []);
   });
+
+  it('offers Find Hanging and Abort on the Transactions row, and Abort on an open transaction only', () => {
+    assert.deepEqual(contextCommands({ kind: 'transactions', id: 't', sourceId: 's' }), sorted(COMMANDS.abortTransaction, COMMANDS.findHangingTransactions));
+    const transaction = (state: 'Ongoing' | 'CompleteCommit'): TreeNode => ({ kind: 'transaction', id: 'x', sourceId: 's', readAt: 0, listing: { transactionalId: 'tx', coordinatorId: 1, producerId: 4, state } });
+    assert.deepEqual(contextCommands(transaction('Ongoing')), [COMMANDS.abortTransaction]);
+    assert.deepEqual(contextCommands(transaction('CompleteCommit')), []);
+  });
 });
