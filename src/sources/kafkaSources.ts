@@ -7,6 +7,8 @@ import * as vscode from 'vscode';
 import { Kafka } from 'kafkajs';
 import { buildKafkaConfig, type ConnectionConfig } from '../kafka/connection';
 import { KafkaGroupAdmin } from '../kafka/kafkaGroupAdmin';
+import { KafkaTransactionAdmin } from '../kafka/kafkaTransactionAdmin';
+import type { TransactionAdmin } from '../model/transactions';
 import { readCommittedLookup, type IsolationLevelLookup } from '../kafka/isolationLevels';
 import type { GroupAdmin } from '../model/groupAdmin';
 import type { ClusterSource } from '../model/clusterSource';
@@ -76,6 +78,7 @@ export function manageKafkaSources(registry: SourceRegistry, store: ConnectionSt
   const start = async (config: ConnectionConfig, isolation: IsolationSetting): Promise<void> => {
     let source: ClusterSource;
     let admin: GroupAdmin | undefined;
+    let transactions: TransactionAdmin | undefined;
     try {
       const stored = await store.secrets(config);
       if (stored.savedFor) {
@@ -90,13 +93,14 @@ export function manageKafkaSources(registry: SourceRegistry, store: ConnectionSt
       const kafkaSource = new KafkaSource(config, {}, { logger: log, kafka, isolationLevelFor: isolation.lookup });
       source = kafkaSource;
       admin = new KafkaGroupAdmin(kafkaSource);
+      transactions = new KafkaTransactionAdmin(kafkaSource.connection);
       log.info(`Cluster "${config.name}" added (${config.bootstrapServers.join(',')})`);
     } catch (e) {
       // Bad settings must not stop the other clusters; the node shows why.
       log.error(`Cluster "${config.name}" cannot be used: ${errorMessage(e)}`);
       source = new UnusableSource(config, errorMessage(e));
     }
-    registry.add({ source, admin });
+    registry.add({ source, admin, transactions });
     running.set(config.id, fingerprint(config, isolation));
   };
 

@@ -7,10 +7,10 @@
  * readings) are replaced by what they must be.
  */
 import { strict as assert } from 'node:assert';
-import * as path from 'node:path';
 import { SimKafkaServer } from '../../src/simulator/server/kafkaServer';
 import { Simulation } from '../../src/simulator/simulation';
 import { brokerEnv, createTopics, javaTestClasspath, runJavaClass } from './support';
+import { printedTable, transactionsTool, type Table } from './transactionsTool';
 
 const RUN = `r${Date.now().toString(36)}`;
 const TOPIC = `ledger-${RUN}`;
@@ -19,22 +19,6 @@ const COMMITTED = 3;
 const OPEN = 2;
 /** Long enough that no coordinator times the open transaction out during the test. */
 const TRANSACTION_TIMEOUT_MS = 600_000;
-
-type Table = Array<Record<string, string>>;
-
-/** A table as ToolsUtils.prettyPrintTable prints it: a header line, then rows aligned under it. */
-function printedTable(lines: readonly string[], firstColumn: string): Table {
-  const start = lines.findIndex((line) => line.startsWith(`${firstColumn} `) || line.startsWith(`${firstColumn}\t`));
-  if (start < 0) {
-    return [];
-  }
-  const header = lines[start];
-  const columns = [...header.matchAll(/\S+/g)].map((m) => ({ name: m[0], start: m.index ?? 0 }));
-  return lines
-    .slice(start + 1)
-    .filter((line) => line.trim() !== '')
-    .map((line) => Object.fromEntries(columns.map((c, i) => [c.name, line.slice(c.start, i + 1 < columns.length ? columns[i + 1].start : undefined).trim()])));
-}
 
 interface ToolRun {
   list: Table;
@@ -66,8 +50,7 @@ describe('kafka-transactions.sh against the simulator\'s server and a real broke
   });
 
   const env = brokerEnv();
-  // Run asynchronously: the simulator's server answers from this process's event loop.
-  const tool = (bootstrap: string, ...args: string[]) => runJavaClass(`${env.lib}${path.sep}*`, 'org.apache.kafka.tools.TransactionsCommand', ['--bootstrap-server', bootstrap, ...args]);
+  const tool = (bootstrap: string, ...args: string[]) => transactionsTool(env, bootstrap, ...args);
 
   async function script(bootstrap: string): Promise<ToolRun> {
     const opened = await runJavaClass(javaTestClasspath(env.lib, 'OpenTransaction'), 'OpenTransaction', [bootstrap, TOPIC, TRANSACTIONAL_ID, String(COMMITTED), String(OPEN), String(TRANSACTION_TIMEOUT_MS)]);
