@@ -15,6 +15,12 @@ import { findHangingTransactions } from '../../src/transactions/findHanging';
 import { ScriptedAdminPrompts } from '../unit/commands/scriptedAdminPrompts';
 import { MemoryLogger, brokerEnv, createTopics, javaTestClasspath, runJavaClass, testKafka, waitFor } from './support';
 import { printedTable, transactionsTool } from './transactionsTool';
+import { InitProducerIdRequest } from '../../src/protocol/messages/initProducerIdRequest';
+import { InitProducerIdResponse } from '../../src/protocol/messages/initProducerIdResponse';
+import { ProduceRequest } from '../../src/protocol/messages/produceRequest';
+import { ProduceResponse } from '../../src/protocol/messages/produceResponse';
+import { encodeRecordBatch } from '../../src/protocol/recordBatch';
+import { codecExchange } from '../unit/simulator/server/serverTestKit';
 
 const RUN = `r${Date.now().toString(36)}`;
 const TOPIC = `held-${RUN}`;
@@ -120,5 +126,47 @@ describe('transaction administration on a real broker: describe, find-hanging an
       return r && r.lastStableOffset === end && r.logEndOffset === end && r.committedOffset === end ? r : undefined;
     }, 60000);
     await assert.rejects(abortTransactionFlow(new ScriptedAdminPrompts([]), admin, { topic: TOPIC, partition: 0, startOffset: START }), /Could not find any open transactions starting at offset 4/);
+  });
+
+  it('finds a constructed hanging transaction exactly as kafka-transactions.sh find-hanging does, and aborts it', async () => {
+    // A broker that does not verify transactions (transaction.partition.verification.enable=false, a dynamic
+    // cluster-wide config) takes a Transactions V1 Produce (v11) to a partition its coordinator never added:
+    // the records open a transaction that no coordinator will ever end (the hanging transaction of KIP-664).
+    const topic = `hang-${RUN}`;
+    const transactionalId = `zombie-tx-${RUN}`;
+    await createTopics([{ topic, numPartitions: 1 }]);
+    // kafka-configs.sh: kafka.admin.ConfigCommand up to 4.1, org.apache.kafka.tools.ConfigCommand in 4.2+.
+    const configs = (...args: string[]) => {
+      const argv = ['--bootstrap-server', env.bootstrap, '--entity-type', 'brokers', '--entity-default', '--alter', ...args];
+      return runJavaClass(`${env.lib}/*`, 'org.apache.kafka.tools.ConfigCommand', argv).catch((e: Error) =>
+        /Could not find or load main class/.test(e.message) ? runJavaClass(`${env.lib}/*`, 'kafka.admin.ConfigCommand', argv) : Promise.reject(e),
+      );
+    };
+    const port = Number(env.bootstrap.split(':').pop());
+    await configs('--add-config', 'transaction.partition.verification.enable=false');
+    try {
+      const init = await codecExchange(port, InitProducerIdRequest, InitProducerIdResponse, 4, { transactionalId, transactionTimeoutMs: 600000, producerId: -1n, producerEpoch: -1 });
+      assert.equal(init.errorCode, 0);
+      const batch = encodeRecordBatch({ baseOffset: 0n, baseTimestamp: BigInt(Date.now()), producerId: init.producerId, producerEpoch: init.producerEpoch, baseSequence: 0, transactional: true, records: [{ value: Buffer.from('zombie') }] });
+      // The verification switch reaches the broker asynchronously: send until the produce is taken.
+      await waitFor('the unverified transactional produce to be accepted', async () => {
+        const produced = await codecExchange(port, ProduceRequest, ProduceResponse, 11, { transactionalId, acks: -1, timeoutMs: 5000, topicData: [{ name: topic, partitionData: [{ index: 0, records: batch }] }] });
+        return produced.responses[0].partitionResponses[0].errorCode === 0 ? true : undefined;
+      });
+    } finally {
+      await configs('--delete-config', 'transaction.partition.verification.enable');
+    }
+    const printed = printedTable(await tool('find-hanging', '--topic', topic, '--max-transaction-timeout', '0'), 'Topic');
+    const ours = await findHangingTransactions(admin, { topic, maxTransactionTimeoutMs: 0 });
+    assert.equal(printed.length, 1, 'the tool finds the constructed hanging transaction');
+    assert.deepEqual(
+      ours.map((h) => [h.topic, h.partition, h.producer.producerId, h.producer.producerEpoch, h.producer.coordinatorEpoch, h.producer.currentTxnStartOffset, h.producer.lastTimestamp].map(String)),
+      printed.map((r) => [r.Topic, r.Partition, r.ProducerId, r.ProducerEpoch, r.CoordinatorEpoch, r.StartOffset, r.LastTimestamp]),
+    );
+    const outcome = await abortTransactionFlow(new ScriptedAdminPrompts([], [true]), admin, { topic, partition: 0, startOffset: 0 });
+    assert.equal(outcome?.transactionalId, transactionalId, 'the coordinator knows the id, but not that its transaction holds this partition');
+    const [after] = printedTable(await tool('describe-producers', '--topic', topic, '--partition', '0'), 'ProducerId');
+    assert.equal(after.CurrentTransactionStartOffset, 'None');
+    assert.deepEqual(printedTable(await tool('find-hanging', '--topic', topic, '--max-transaction-timeout', '0'), 'Topic'), []);
   });
 });
