@@ -101,10 +101,10 @@ describe('Kafka Group Lens in the extension host', () => {
     assert.ok(contributedCommand(OPEN_TIMELINE_COMMAND_ID, manifest), `package.json contributes no ${OPEN_TIMELINE_COMMAND_ID}`);
     const tree = groupsApi().groupsTree;
     const [cluster] = await childrenOf(tree, undefined, 'a cluster node');
-    // Group nodes are the cluster's collapsible children (message rows such as "Loading…" are leaves).
+    // Group rows are the cluster's rows whose contextValue says so (the Transactions row and messages are not).
     const group = await waitFor('a group node', 30_000, async () => {
       for (const child of (await tree.getChildren(cluster)) ?? []) {
-        if ((await tree.getTreeItem(child)).collapsibleState === vscode.TreeItemCollapsibleState.Collapsed) {
+        if ((await tree.getTreeItem(child)).contextValue?.startsWith('kgl:group:')) {
           return child;
         }
       }
