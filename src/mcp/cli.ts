@@ -81,7 +81,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const registry = new SourceRegistry();
   registerSources(args, registry, log);
   const groups = new McpGroups(registry, log, args.refreshSeconds);
-  const tools = new AgentTools({ sources: () => registry.list(), loadedGroups: () => groups.loadedGroups() });
+  const tools = new AgentTools({ sources: () => registry.list(), loadedGroups: () => groups.loadedGroups(), loadFailure: (id) => groups.loadFailure(id) });
   const writes = new AgentWrites({ tools, undoStore: new MemoryUndoStore(), refresh: (sourceId) => groups.refreshSource(sourceId) });
   const server = createMcpServer({
     declarations: MCP_TOOLS,

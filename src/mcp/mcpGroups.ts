@@ -38,6 +38,12 @@ export class McpGroups {
     return this.model.roots().flatMap((c) => (c.state.status === 'loaded' ? [{ sourceId: c.sourceId, label: c.label, groups: c.state.groups }] : []));
   }
 
+  /** The error of a cluster whose last load failed (it is retried with backoff, or after a failed login not at all). */
+  loadFailure(sourceId: string): string | undefined {
+    const state = this.model.roots().find((c) => c.sourceId === sourceId)?.state;
+    return state?.status === 'error' ? state.message : undefined;
+  }
+
   /** After a write: reloads that cluster at once, as the view does after a command. */
   refreshSource(sourceId: string): Promise<void> {
     return this.model.refresh(sourceId, true);
