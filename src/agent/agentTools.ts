@@ -27,6 +27,8 @@ export interface AgentToolDeps {
   sources(): readonly RegisteredSource[];
   /** The tree's loaded clusters; a cluster missing here is not loaded yet. */
   loadedGroups(): readonly TreeClusterGroups[];
+  /** Why a cluster's groups could not be loaded, when its last load failed (a host without a tree may say). */
+  loadFailure?(sourceId: string): string | undefined;
   /** Epoch milliseconds, for "the last N minutes" of a real cluster's history. */
   now?: () => number;
 }
@@ -154,7 +156,8 @@ export class AgentTools {
     const loaded = this.deps.loadedGroups();
     const clusters: ClusterGroups[] = entries.map(({ source }) => {
       const groups = loaded.find((c) => c.sourceId === source.id)?.groups;
-      return { sourceId: source.id, label: source.label, kind: source.kind, ...(groups ? { groups, matching: queryGroups(groups, parsed.filter, sort) } : {}) };
+      const failure = groups ? undefined : this.deps.loadFailure?.(source.id);
+      return { sourceId: source.id, label: source.label, kind: source.kind, ...(groups ? { groups, matching: queryGroups(groups, parsed.filter, sort) } : {}), ...(failure ? { failure } : {}) };
     });
     return formatGroupList(clusters, input.filter ?? '', clampLimit(input.limit, TOOL_LIMITS.groupsDefault, TOOL_LIMITS.groupsMax));
   }

@@ -94,6 +94,8 @@ export interface ClusterGroups {
   groups?: readonly GroupSummary[];
   /** The groups that match the filter, in the order to show. */
   matching?: readonly GroupSummary[];
+  /** Why the groups are not loaded, when loading them failed. */
+  failure?: string;
 }
 
 /** The clusters and their matching groups, `limit` groups in all. */
@@ -105,6 +107,10 @@ export function formatGroupList(clusters: readonly ClusterGroups[], filterText: 
   let left = limit;
   for (const cluster of clusters) {
     const head = `Cluster "${cluster.label}" (id ${cluster.sourceId}, ${cluster.kind})`;
+    if (cluster.failure) {
+      lines.push(`${head}: its groups could not be loaded: ${cluster.failure}`);
+      continue;
+    }
     if (!cluster.groups || !cluster.matching) {
       lines.push(`${head}: groups not loaded yet (open the Consumer Groups view or try again shortly)`);
       continue;

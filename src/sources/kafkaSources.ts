@@ -4,16 +4,12 @@
  * (which groups count as read_committed: a change rebuilds every source).
  */
 import * as vscode from 'vscode';
-import { Kafka } from 'kafkajs';
-import { buildKafkaConfig, type ConnectionConfig } from '../kafka/connection';
-import { KafkaGroupAdmin } from '../kafka/kafkaGroupAdmin';
-import { KafkaTransactionAdmin } from '../kafka/kafkaTransactionAdmin';
-import type { TransactionAdmin } from '../model/transactions';
+import type { ConnectionConfig } from '../kafka/connection';
 import { readCommittedLookup, type IsolationLevelLookup } from '../kafka/isolationLevels';
 import type { GroupAdmin } from '../model/groupAdmin';
+import type { TransactionAdmin } from '../model/transactions';
 import type { ClusterSource } from '../model/clusterSource';
-import type { SourceFailureKind } from '../model/sourceFailure';
-import { KafkaSource } from '../kafka/kafkaSource';
+import { createKafkaEntry, UnusableSource } from './sourceEntries';
 import type { ConnectionStore } from './connectionStore';
 import type { SourceRegistry } from './sourceRegistry';
 import { errorMessage } from '../protocol/errors';
@@ -34,35 +30,6 @@ function readIsolationSetting(): IsolationSetting {
     // A bad entry must not hide the clusters: every group then counts as read_uncommitted.
     return { lookup: readCommittedLookup([]), fingerprint: '[]', problem: `${SETTINGS.readCommittedGroups} is ignored: ${errorMessage(e)}` };
   }
-}
-
-/**
- * Stands in for a connection whose settings cannot be used (a missing password, an unreadable CA file),
- * so the cluster still shows in the tree with the reason, and "Edit Cluster…" is one click away.
- */
-class UnusableSource implements ClusterSource {
-  readonly kind = 'kafka' as const;
-  readonly id: string;
-  readonly label: string;
-
-  /** `failure` is what the tree's retry policy sees: 'authentication' when only the user can mend it. */
-  constructor(
-    config: ConnectionConfig,
-    private readonly reason: string,
-    private readonly failure: SourceFailureKind = 'other',
-  ) {
-    this.id = config.id;
-    this.label = config.name;
-  }
-
-  private fail(): Promise<never> {
-    return Promise.reject(Object.assign(new Error(`Cannot connect: ${this.reason}`), { kind: this.failure }));
-  }
-
-  describeCluster = (): Promise<never> => this.fail();
-  listGroups = (): Promise<never> => this.fail();
-  describeGroup = (): Promise<never> => this.fail();
-  async dispose(): Promise<void> {}
 }
 
 export function manageKafkaSources(registry: SourceRegistry, store: ConnectionStore, log: vscode.LogOutputChannel): vscode.Disposable {
@@ -89,11 +56,7 @@ export function manageKafkaSources(registry: SourceRegistry, store: ConnectionSt
         running.set(config.id, fingerprint(config, isolation));
         return;
       }
-      const kafka = new Kafka(buildKafkaConfig(config, stored.secrets, { logger: log }));
-      const kafkaSource = new KafkaSource(config, {}, { logger: log, kafka, isolationLevelFor: isolation.lookup });
-      source = kafkaSource;
-      admin = new KafkaGroupAdmin(kafkaSource);
-      transactions = new KafkaTransactionAdmin(kafkaSource.connection);
+      ({ source, admin, transactions } = createKafkaEntry(config, stored.secrets, { logger: log, isolationLevelFor: isolation.lookup }));
       log.info(`Cluster "${config.name}" added (${config.bootstrapServers.join(',')})`);
     } catch (e) {
       // Bad settings must not stop the other clusters; the node shows why.

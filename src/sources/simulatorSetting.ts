@@ -5,9 +5,8 @@
  */
 import * as vscode from 'vscode';
 import { CONTEXT_KEYS, SETTINGS } from '../constants';
-import { SimGroupAdmin } from '../simulator/admin/simGroupAdmin';
-import { SimTransactionAdmin } from '../simulator/admin/simTransactionAdmin';
-import { BUILT_IN_SCENARIO_NAMES, createDemoSimSource, isBuiltInScenarioName, type BuiltInScenarioName, type SimSource } from '../simulator/editor/simSource';
+import { BUILT_IN_SCENARIO_NAMES, isBuiltInScenarioName, type BuiltInScenarioName, type SimSource } from '../simulator/editor/simSource';
+import { createSimulatorEntry } from './sourceEntries';
 import { readCommittedLookup, type IsolationLevelLookup } from '../kafka/isolationLevels';
 import type { SourceRegistry } from './sourceRegistry';
 import { errorMessage } from '../protocol/errors';
@@ -71,8 +70,9 @@ export function manageSimulatorSource(registry: SourceRegistry, log: vscode.LogO
         log.info(`Restarting the simulator (${settings.scenario} scenario) at speed ${settings.speed}; the cluster starts over`);
       }
       await stop();
-      const source = createDemoSimSource({ paced: true, speed: settings.speed, scenario: settings.scenario });
-      registry.add({ source, control: source.control, admin: new SimGroupAdmin(source.simulation), transactions: new SimTransactionAdmin(source.simulation) });
+      const entry = createSimulatorEntry({ paced: true, speed: settings.speed, scenario: settings.scenario });
+      const source = entry.source;
+      registry.add(entry);
       running = { source, speed: settings.speed, scenario: settings.scenario };
       log.info(`Simulator started: ${settings.scenario} cluster "${source.label}" at speed ${settings.speed}`);
     }
