@@ -156,8 +156,9 @@ export function assignRemainingPartitions<P>(
         partitionAssignedForThisIterator = false;
       }
       if (next >= turn.length) {
-        // Every unfilled member filled up while this partition still wants members: Kafka's iterator.next()
-        // throws NoSuchElementException here, and the coordinator fails the assignment.
+        // Every unfilled member filled up while this partition still wants members (members count held partitions
+        // that are no longer assignable towards their quota): Kafka's iterator.next() throws
+        // NoSuchElementException here, and the coordinator fails the assignment.
         throw new PartitionAssignorError('SimpleAssignor ran out of unfilled members while a partition still wanted more (Kafka 4.4 throws java.util.NoSuchElementException)');
       }
       const memberIndex = turn[next++];

@@ -45,8 +45,10 @@ export interface GroupSpec {
   subscriptionType: SubscriptionType;
   /**
    * GroupSpecImpl's topicPartitionAllowedMap, share groups only: the partitions whose share state the group has
-   * initialized, the only ones isPartitionAssignable lets SimpleAssignor hand out. Absent (Optional.empty, as for
-   * consumer groups): every partition is assignable.
+   * initialized, the only ones isPartitionAssignable lets SimpleAssignor hand out. Kafka 4.4's coordinator always
+   * passes one for a share group (GroupMetadataManager: the initialized topics of its ShareGroupStatePartitionMetadata,
+   * empty before any are), so an empty list assigns nothing. Absent (Optional.empty, as for consumer groups): every
+   * partition is assignable.
    */
   topicPartitionAllowedMap?: AssignedTopic[];
 }
