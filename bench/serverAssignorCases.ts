@@ -1,5 +1,5 @@
 import { assign, subscriptionTypeOf } from '../src/simulator/coordinator/group/assignor/index';
-import type { MemberSpec, ServerAssignorName, TopicMetadata } from '../src/simulator/coordinator/group/assignor/types';
+import type { AssignedTopic, MemberSpec, ServerAssignorName, TopicMetadata } from '../src/simulator/coordinator/group/assignor/types';
 import { SeededRandom } from '../src/simulator/common/random';
 import {
   asCurrentAssignment,
@@ -98,6 +98,48 @@ export function largeServerCases(): LargeServerCase[] {
         const topics = topicsOf(random, 100, 100);
         const members = membersOf(random, 1100, topics, 50);
         return spec(withPreviousRound(random, assignor, members.slice(0, 900), members.slice(900, 1000), members.slice(1000), topics), topics);
+      },
+    },
+  ];
+}
+
+/** A random three quarters of every topic's partitions: the ones whose share state a share group initialized. */
+function initializedPartitions(random: SeededRandom, topics: TopicMetadata[]): AssignedTopic[] {
+  return topics.map(({ topicId, numPartitions }) => ({
+    topicId,
+    partitions: Array.from({ length: numPartitions }, (_, p) => p).filter(() => random.nextInt(4) !== 0),
+  }));
+}
+
+/** Large share groups (`simple`): more members than partitions, so partitions are shared, and partial share state. */
+export function largeShareGroupCases(): LargeServerCase[] {
+  return [
+    {
+      title: '2,000 members over one 100-partition topic, fresh',
+      build: () => {
+        const random = new SeededRandom(4001);
+        const topics = topicsOf(random, 1, 100);
+        return spec(membersOf(random, 2000, topics), topics);
+      },
+    },
+    {
+      title: '500 members x 3 topics x 40 partitions, homogeneous, 50 left and 50 joined, 3/4 initialized',
+      build: (assignor) => {
+        const random = new SeededRandom(4002);
+        const topics = topicsOf(random, 3, 40);
+        const members = membersOf(random, 550, topics);
+        const result = spec(withPreviousRound(random, assignor, members.slice(0, 450), members.slice(450, 500), members.slice(500), topics), topics);
+        return { ...result, groupSpec: { ...result.groupSpec, topicPartitionAllowedMap: initializedPartitions(random, topics) } };
+      },
+    },
+    {
+      title: '1,000 members each on 2 of 10 topics x 30 partitions, heterogeneous, 100 left and 100 joined, 3/4 initialized',
+      build: (assignor) => {
+        const random = new SeededRandom(4003);
+        const topics = topicsOf(random, 10, 30);
+        const members = membersOf(random, 1100, topics, 2);
+        const result = spec(withPreviousRound(random, assignor, members.slice(0, 900), members.slice(900, 1000), members.slice(1000), topics), topics);
+        return { ...result, groupSpec: { ...result.groupSpec, topicPartitionAllowedMap: initializedPartitions(random, topics) } };
       },
     },
   ];

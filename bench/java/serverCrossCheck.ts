@@ -1,6 +1,7 @@
 /**
- * Cross-check of the server-side assignors: runs `uniform` and `range` here and in Kafka 4.4's own Java classes
- * (UniformAssignor, RangeAssignor with GroupSpecImpl and MemberSubscriptionAndAssignmentImpl from the
+ * Cross-check of the server-side assignors: runs `uniform`, `range` and the share groups' `simple` here and in
+ * Kafka 4.4's own Java classes (UniformAssignor, RangeAssignor, SimpleAssignor with GroupSpecImpl, its
+ * topicPartitionAllowedMap for share groups, and MemberSubscriptionAndAssignmentImpl from the
  * kafka-group-coordinator jar on Maven Central) on the same inputs and compares the results exactly: seeded random
  * small groups (homogeneous and heterogeneous; no current assignment, the assignor's own result for an earlier
  * membership, or random claims) and a few large ones.
@@ -14,7 +15,7 @@ import { assign } from '../../src/simulator/coordinator/group/assignor/index';
 import type { ServerAssignorName } from '../../src/simulator/coordinator/group/assignor/types';
 import { SeededRandom } from '../../src/simulator/common/random';
 import { randomServerCase, type RandomSpecOptions, type ServerAssignorCase } from '../../test/unit/simulator/coordinator/group/assignor/randomGroupSpecs';
-import { largeServerCases } from '../serverAssignorCases';
+import { largeServerCases, largeShareGroupCases } from '../serverAssignorCases';
 import { canonicalJson } from './canonicalAssignment';
 import { ourReconciliation, randomReconciliationCase } from './server/reconciliationCases';
 import { prepareServerAssignorHarness, type JavaHarness } from './javaHarness';
@@ -31,7 +32,8 @@ function ours(testCase: ServerAssignorCase): string {
 
 /** The harness's input shape: one flat object per case. */
 function toJavaInput(testCase: ServerAssignorCase): object {
-  return { assignor: testCase.assignor, subscriptionType: testCase.groupSpec.subscriptionType, members: testCase.groupSpec.members, topics: testCase.topics };
+  const { members, subscriptionType, topicPartitionAllowedMap } = testCase.groupSpec;
+  return { assignor: testCase.assignor, subscriptionType, members, topics: testCase.topics, topicPartitionAllowedMap };
 }
 
 interface Kind {
@@ -42,13 +44,16 @@ interface Kind {
 
 function kinds(): Kind[] {
   const result: Kind[] = [];
-  for (const assignor of ['uniform', 'range'] as const) {
+  for (const assignor of ['uniform', 'range', 'simple'] as const) {
     for (const homogeneous of [true, false]) {
       for (const current of ['none', 'previous', 'random'] as const) {
         result.push({
           label: `${assignor} ${homogeneous ? 'homogeneous' : 'heterogeneous'}, current assignment: ${current}`,
           assignor,
-          options: { maxTopics: 16, maxPartitions: 12, maxMembers: 9, homogeneous, current },
+          // Share groups also get more members than partitions, where partitions are shared.
+          options: assignor === 'simple'
+            ? { maxTopics: 6, maxPartitions: 8, maxMembers: 18, homogeneous, current }
+            : { maxTopics: 16, maxPartitions: 12, maxMembers: 9, homogeneous, current },
         });
       }
     }
@@ -135,13 +140,15 @@ function main(): void {
     console.log(`${kind.label.padEnd(62)} ${equal}/${perKind} equal to Kafka 4.4.0`);
   });
   if (!process.argv.includes('--no-large')) {
-    for (const large of largeServerCases()) {
-      for (const assignor of ['uniform', 'range'] as const) {
-        const testCase = { ...large.build(assignor), assignor };
-        const [same] = compare(harness, [testCase], path.join(cacheDir, 'cross-check-large.json'));
-        failures += same ? 0 : 1;
-        console.log(`large: ${`${assignor} ${large.title}`.padEnd(90)} ${same ? 'equal to Kafka 4.4.0' : 'DIFFERS'}`);
-      }
+    const largeCases = [
+      ...largeServerCases().flatMap((large) => (['uniform', 'range', 'simple'] as const).map((assignor) => ({ large, assignor }))),
+      ...largeShareGroupCases().map((large) => ({ large, assignor: 'simple' as const })),
+    ];
+    for (const { large, assignor } of largeCases) {
+      const testCase = { ...large.build(assignor), assignor };
+      const [same] = compare(harness, [testCase], path.join(cacheDir, 'cross-check-large.json'));
+      failures += same ? 0 : 1;
+      console.log(`large: ${`${assignor} ${large.title}`.padEnd(90)} ${same ? 'equal to Kafka 4.4.0' : 'DIFFERS'}`);
     }
   }
   console.log(failures === 0 ? `all equal (seed ${seed})` : `${failures} differ (seed ${seed})`);

@@ -14,17 +14,24 @@ const TREEIFY_THRESHOLD = 8;
 const MIN_TREEIFY_CAPACITY = 64;
 
 /**
- * The iteration order of a default-constructed java.util.HashMap / HashSet, for the few places where Kafka's
+ * The iteration order of a java.util.HashMap / HashSet (default-constructed unless a table size is given), for the few places where Kafka's
  * assignors let that order decide an outcome. Entries iterate by bucket (hash & (capacity - 1)), and within a
  * bucket in insertion order; the table doubles past 0.75 load or, while smaller than 64, when a chain grows past 8.
  * Removal never shrinks the table. A chain that Java would turn into a tree (8+ colliding keys in a table of 64+)
  * keeps insertion order here; with real member ids and partitions that does not happen in practice.
  */
 export class JavaHashOrder<K> {
-  private capacity = 16;
+  private capacity: number;
+  /** Within a bucket keys iterate by `seq`: put appends (counting up), computeIfAbsent prepends (counting down). */
   private sequence = 0;
+  private headSequence = 0;
   private readonly entries = new Map<K, { hash: number; seq: number }>();
   private readonly chainLengths = new Map<number, number>();
+
+  /** `tableSize`: the table a `new HashMap<>(initialCapacity)` starts with (a power of two; 16 by default). */
+  constructor(tableSize = 16) {
+    this.capacity = tableSize;
+  }
 
   get size(): number {
     return this.entries.size;
@@ -48,6 +55,29 @@ export class JavaHashOrder<K> {
       this.resize();
     }
     if (this.entries.size > this.capacity * 0.75) {
+      this.resize();
+    }
+  }
+
+  /**
+   * Adds `key` unless present, as HashMap.computeIfAbsent does, which differs from put: it resizes first, when the
+   * map is already past its threshold (even if the key is there), puts a new key at the head of its bucket, and
+   * treeifies (here: grows a table under 64) once the bucket held 7 keys.
+   */
+  addByComputeIfAbsent(key: K, hashCode: number): void {
+    if (this.entries.size > this.capacity * 0.75) {
+      this.resize();
+    }
+    if (this.entries.has(key)) {
+      return;
+    }
+    const hash = spread(hashCode);
+    this.headSequence--;
+    this.entries.set(key, { hash, seq: this.headSequence });
+    const bucket = hash & (this.capacity - 1);
+    const chain = (this.chainLengths.get(bucket) ?? 0) + 1;
+    this.chainLengths.set(bucket, chain);
+    if (chain >= TREEIFY_THRESHOLD && this.capacity < MIN_TREEIFY_CAPACITY) {
       this.resize();
     }
   }

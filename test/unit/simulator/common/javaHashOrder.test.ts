@@ -34,6 +34,20 @@ describe('Java HashMap / HashSet iteration order', () => {
     assert.equal(set.first(), 9);
   });
 
+  it('puts a computeIfAbsent key at the head of its bucket and resizes only on the call after the threshold', () => {
+    const orderAfter = (keys: number[], add: (order: JavaHashOrder<number>, key: number) => void): number[] => {
+      const order = new JavaHashOrder<number>();
+      keys.forEach((key) => add(order, key));
+      return order.keys();
+    };
+    const computeIfAbsent = (order: JavaHashOrder<number>, key: number): void => order.addByComputeIfAbsent(key, key);
+    const put = (order: JavaHashOrder<number>, key: number): void => order.add(key, key);
+    assert.deepEqual(orderAfter([1, 17, 33], computeIfAbsent), [33, 17, 1]);
+    const keys = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 32];
+    assert.deepEqual(orderAfter(keys, computeIfAbsent), [32, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16]);
+    assert.deepEqual(orderAfter(keys, put), [0, 32, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16]);
+  });
+
   it('lists a HashSet<TopicPartition> in Java order', () => {
     const topicHash = javaStringHashCode('t0');
     const set = new JavaHashOrder<number>();

@@ -33,7 +33,15 @@ export interface CheckedGroup {
   uuid(topicId: string): KafkaUuid;
   /** GroupSpec.isPartitionAssigned: whether some member's current assignment holds the partition. */
   isPartitionAssigned(topicId: string, partition: number): boolean;
+  /** GroupSpec.isPartitionAssignable: in the topicPartitionAllowedMap, or any partition when there is none. */
+  isPartitionAssignable(topicId: string, partition: number): boolean;
 }
+
+/**
+ * Kafka's GroupType as the checks need it: in a share group (KIP-932) several members may hold one partition, and
+ * only its spec may carry a topicPartitionAllowedMap.
+ */
+export type AssignorGroupType = 'consumer' | 'share';
 
 function isPartitionNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0x7fffffff;
@@ -62,6 +70,7 @@ function checkMember(
   partitionCounts: Map<string, number>,
   owners: Map<string, Map<number, string>>,
   canonicalId: (text: string) => string,
+  groupType: AssignorGroupType,
 ): SpecMember {
   if (typeof member.memberId !== 'string' || member.memberId === '') {
     throw new PartitionAssignorError('Every member needs a non-empty member id');
@@ -101,7 +110,11 @@ function checkMember(
         throw new PartitionAssignorError(`${where} is assigned partition ${String(partition)} of topic ${topicId}, which does not exist`);
       }
       const owner = topicOwners.get(partition);
-      if (owner !== undefined) {
+      if (owner === member.memberId) {
+        throw new PartitionAssignorError(`${where} lists partition ${partition} of topic ${topicId} twice`);
+      }
+      // Share groups share partitions: only a consumer group's partition has at most one owner.
+      if (owner !== undefined && groupType === 'consumer') {
         throw new PartitionAssignorError(`Partition ${partition} of topic ${topicId} is assigned to both ${owner} and ${member.memberId}`);
       }
       topicOwners.set(partition, member.memberId);
@@ -117,12 +130,41 @@ function checkMember(
   };
 }
 
+/** The topicPartitionAllowedMap as sets of partitions per canonical topic id; undefined when every partition is assignable. */
+function checkAllowedPartitions(
+  allowed: GroupSpec['topicPartitionAllowedMap'],
+  groupType: AssignorGroupType,
+  canonicalId: (text: string) => string,
+): Map<string, Set<number>> | undefined {
+  if (allowed === undefined || allowed === null) {
+    return undefined;
+  }
+  if (groupType !== 'share') {
+    throw new PartitionAssignorError('Only a share group spec can limit the assignable partitions (topicPartitionAllowedMap)');
+  }
+  if (!Array.isArray(allowed)) {
+    throw new PartitionAssignorError('The topicPartitionAllowedMap must be a list of topics');
+  }
+  const result = new Map<string, Set<number>>();
+  for (const { topicId: text, partitions } of allowed) {
+    const topicId = canonicalId(text);
+    if (result.has(topicId)) {
+      throw new PartitionAssignorError(`Topic ${topicId} appears twice in the topicPartitionAllowedMap`);
+    }
+    if (!Array.isArray(partitions) || !partitions.every(isPartitionNumber)) {
+      throw new PartitionAssignorError(`Topic ${topicId} has an invalid list of assignable partitions`);
+    }
+    result.set(topicId, new Set(partitions));
+  }
+  return result;
+}
+
 /**
  * Checks a GroupSpec and topic metadata, with every topic id in its canonical text from here on (a clear error for anything Kafka's coordinator could not have built:
- * duplicate members or topics, malformed topic ids, partitions that do not exist or have two owners) and orders
- * the members as GroupSpecImpl.memberIds() iterates them.
+ * duplicate members or topics, malformed topic ids, partitions that do not exist or, in a consumer group, have two
+ * owners) and orders the members as GroupSpecImpl.memberIds() iterates them.
  */
-export function checkGroup(groupSpec: GroupSpec, topics: readonly TopicMetadata[]): CheckedGroup {
+export function checkGroup(groupSpec: GroupSpec, topics: readonly TopicMetadata[], groupType: AssignorGroupType = 'consumer'): CheckedGroup {
   if (groupSpec.subscriptionType !== 'HOMOGENEOUS' && groupSpec.subscriptionType !== 'HETEROGENEOUS') {
     throw new PartitionAssignorError(`Unknown subscription type ${String(groupSpec.subscriptionType)}`);
   }
@@ -141,10 +183,11 @@ export function checkGroup(groupSpec: GroupSpec, topics: readonly TopicMetadata[
   };
   const canonicalId = (text: string): string => uuidOf(text).text;
   const partitionCounts = checkTopics(topics, canonicalId);
+  const allowedPartitions = checkAllowedPartitions(groupSpec.topicPartitionAllowedMap, groupType, canonicalId);
   const owners = new Map<string, Map<number, string>>();
   const seen = new Set<string>();
   const inputOrder = groupSpec.members.map((member) => {
-    const checked = checkMember(member, partitionCounts, owners, canonicalId);
+    const checked = checkMember(member, partitionCounts, owners, canonicalId, groupType);
     if (seen.has(checked.memberId)) {
       throw new PartitionAssignorError(`Member ${checked.memberId} appears twice in the group spec`);
     }
@@ -158,6 +201,7 @@ export function checkGroup(groupSpec: GroupSpec, topics: readonly TopicMetadata[
     numPartitions: (topicId) => partitionCounts.get(topicId) ?? -1,
     uuid: uuidOf,
     isPartitionAssigned: (topicId, partition) => owners.get(topicId)?.has(partition) ?? false,
+    isPartitionAssignable: (topicId, partition) => allowedPartitions === undefined || (allowedPartitions.get(topicId)?.has(partition) ?? false),
   };
 }
 

@@ -5,7 +5,12 @@
  */
 
 /** The assignors a consumer group can name in `group.consumer.assignors` (Kafka 4.4's built-in ones). */
-export type ServerAssignorName = 'uniform' | 'range';
+export type ConsumerGroupAssignorName = 'uniform' | 'range';
+
+/** The share-group assignors (KIP-932): Kafka 4.4's `group.share.assignors` has only SimpleAssignor. */
+export type ShareGroupAssignorName = 'simple';
+
+export type ServerAssignorName = ConsumerGroupAssignorName | ShareGroupAssignorName;
 
 /**
  * SubscriptionType: HOMOGENEOUS when every member subscribes to the same topics (the coordinator decides it from
@@ -16,7 +21,7 @@ export type SubscriptionType = 'HOMOGENEOUS' | 'HETEROGENEOUS';
 /** One topic of a member's current assignment. */
 export interface AssignedTopic {
   topicId: string;
-  /** In the order Kafka's set iterates them (the uniform assignor keeps the first ones when a member has too many). */
+  /** In the order Kafka's set iterates them (the uniform and simple assignors keep the first ones when a member has too many). */
   partitions: number[];
 }
 
@@ -38,6 +43,14 @@ export interface MemberSpec {
 export interface GroupSpec {
   members: MemberSpec[];
   subscriptionType: SubscriptionType;
+  /**
+   * GroupSpecImpl's topicPartitionAllowedMap, share groups only: the partitions whose share state the group has
+   * initialized, the only ones isPartitionAssignable lets SimpleAssignor hand out. Kafka 4.4's coordinator always
+   * passes one for a share group (GroupMetadataManager: the initialized topics of its ShareGroupStatePartitionMetadata,
+   * empty before any are), so an empty list assigns nothing. Absent (Optional.empty, as for consumer groups): every
+   * partition is assignable.
+   */
+  topicPartitionAllowedMap?: AssignedTopic[];
 }
 
 /** What the SubscribedTopicDescriber tells about one topic. */

@@ -67,8 +67,16 @@ export interface RandomSpecOptions {
   maxPartitions: number;
   maxMembers: number;
   homogeneous: boolean;
-  /** none: no current assignment; previous: the assignor's own result for an earlier membership; random: disjoint claims. */
+  /**
+   * none: no current assignment; previous: the assignor's own result for an earlier membership; random: claims,
+   * disjoint ones unless the assignor is a share group's (`simple`), whose members share partitions.
+   */
   current: 'none' | 'previous' | 'random';
+}
+
+/** Share groups let several members hold a partition, and assign only the partitions with initialized share state. */
+function isShareGroupCase(assignor: ServerAssignorName): boolean {
+  return assignor === 'simple';
 }
 
 function randomMembers(random: SeededRandom, count: number, topicIds: string[], homogeneous: boolean): MemberSpec[] {
@@ -96,14 +104,20 @@ function withoutDuplicateInstances(members: MemberSpec[]): MemberSpec[] {
   });
 }
 
-/** Claims of random partitions (also of topics a member no longer subscribes to, or that were deleted) by random members. */
-function randomClaims(random: SeededRandom, members: MemberSpec[], topics: TopicMetadata[]): MemberSpec[] {
+/**
+ * Claims of random partitions (also of topics a member no longer subscribes to, or that were deleted) by random
+ * members: one owner at most, or up to four when `shared`.
+ */
+function randomClaims(random: SeededRandom, members: MemberSpec[], topics: TopicMetadata[], shared: boolean): MemberSpec[] {
   const claims = new Map<string, Map<string, number[]>>(members.map((m) => [m.memberId, new Map()]));
   const claimed = [...topics, { topicId: randomTopicId(random), numPartitions: 3 }];
   for (const topic of claimed) {
     for (let partition = 0; partition < topic.numPartitions; partition++) {
-      if (random.nextInt(3) !== 0) {
-        const owner = claims.get(members[random.nextInt(members.length)].memberId) as Map<string, number[]>;
+      const owners = shared
+        ? shuffled(random, members).slice(0, random.nextInt(5))
+        : random.nextInt(3) !== 0 ? [members[random.nextInt(members.length)]] : [];
+      for (const ownerMember of owners) {
+        const owner = claims.get(ownerMember.memberId) as Map<string, number[]>;
         owner.set(topic.topicId, [...(owner.get(topic.topicId) ?? []), partition]);
       }
     }
@@ -127,6 +141,20 @@ function previousRound(random: SeededRandom, assignor: ServerAssignorName, membe
   return members.map((member) => ({ ...member, assignment: asCurrentAssignment(random, result.get(member.memberId)) }));
 }
 
+/**
+ * A share group's initialized partitions: none given (every partition assignable) a third of the time, else a
+ * random three quarters of each topic's partitions, some topics not at all.
+ */
+export function randomAllowedPartitions(random: SeededRandom, topics: readonly TopicMetadata[]): AssignedTopic[] | undefined {
+  if (random.nextInt(3) === 0) {
+    return undefined;
+  }
+  return topics.filter(() => random.nextInt(5) !== 0).map(({ topicId, numPartitions }) => ({
+    topicId,
+    partitions: Array.from({ length: numPartitions }, (_, p) => p).filter(() => random.nextInt(4) !== 0),
+  }));
+}
+
 export function randomServerCase(random: SeededRandom, assignor: ServerAssignorName, options: RandomSpecOptions): ServerAssignorCase {
   const topicCount = 1 + random.nextInt(options.maxTopics);
   const topics: TopicMetadata[] = Array.from({ length: topicCount }, () => ({
@@ -136,9 +164,13 @@ export function randomServerCase(random: SeededRandom, assignor: ServerAssignorN
   const topicIds = topics.map((t) => t.topicId);
   let members = withoutDuplicateInstances(randomMembers(random, 1 + random.nextInt(options.maxMembers), topicIds, options.homogeneous));
   if (options.current === 'random') {
-    members = randomClaims(random, members, topics);
+    members = randomClaims(random, members, topics, isShareGroupCase(assignor));
   } else if (options.current === 'previous') {
     members = previousRound(random, assignor, members, topics, options.homogeneous);
   }
-  return { assignor, groupSpec: { members, subscriptionType: subscriptionTypeOf(members) }, topics };
+  const groupSpec: GroupSpec = { members, subscriptionType: subscriptionTypeOf(members) };
+  if (isShareGroupCase(assignor)) {
+    groupSpec.topicPartitionAllowedMap = randomAllowedPartitions(random, topics);
+  }
+  return { assignor, groupSpec, topics };
 }

@@ -2,12 +2,13 @@ package kafkagrouplens.bench;
 
 import org.apache.kafka.clients.consumer.MiniJson;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor;
 import org.apache.kafka.coordinator.group.api.assignor.GroupAssignment;
 import org.apache.kafka.coordinator.group.api.assignor.MemberAssignment;
+import org.apache.kafka.coordinator.group.api.assignor.PartitionAssignor;
 import org.apache.kafka.coordinator.group.api.assignor.SubscribedTopicDescriber;
 import org.apache.kafka.coordinator.group.api.assignor.SubscriptionType;
 import org.apache.kafka.coordinator.group.assignor.RangeAssignor;
+import org.apache.kafka.coordinator.group.assignor.SimpleAssignor;
 import org.apache.kafka.coordinator.group.assignor.UniformAssignor;
 import org.apache.kafka.coordinator.group.modern.Assignment;
 import org.apache.kafka.coordinator.group.modern.GroupSpecImpl;
@@ -19,6 +20,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,7 +32,9 @@ import java.util.TreeSet;
 
 /**
  * Runs Kafka 4.4's server-side assignors (kafka-group-coordinator from Maven Central) on the JSON inputs that
- * bench/java/serverCrossCheck.ts and bench/assignors.ts write: [{assignor, subscriptionType, members, topics}].
+ * bench/java/serverCrossCheck.ts and bench/assignors.ts write: [{assignor, subscriptionType, members, topics,
+ * topicPartitionAllowedMap?}]. The share-group SimpleAssignor gets the allowed map (the partitions with
+ * initialized share state) as GroupSpecImpl's Optional topicPartitionAllowedMap; without it, Optional.empty().
  *
  *   check FILE          prints, per case, one line: {memberId: {topicId: [partitions ascending]}} or {"error": ...}
  *   bench FILE RUNS     one case; runs it RUNS times, prints {"runsMs": [...], "result": {...}}; timing covers
@@ -57,7 +61,7 @@ public final class ServerAssignorHarness {
         }
     }
 
-    private record Case(ConsumerGroupPartitionAssignor assignor, GroupSpecImpl groupSpec, SubscribedTopicDescriber topics) {
+    private record Case(PartitionAssignor assignor, GroupSpecImpl groupSpec, SubscribedTopicDescriber topics) {
         GroupAssignment run() {
             return assignor.assign(groupSpec, topics);
         }
@@ -100,9 +104,10 @@ public final class ServerAssignorHarness {
     private static Case toCase(Object item) {
         Map<String, Object> json = (Map<String, Object>) item;
         String name = (String) json.get("assignor");
-        ConsumerGroupPartitionAssignor assignor = switch (name) {
+        PartitionAssignor assignor = switch (name) {
             case "uniform" -> new UniformAssignor();
             case "range" -> new RangeAssignor();
+            case "simple" -> new SimpleAssignor();
             default -> throw new IllegalArgumentException("unknown assignor " + name);
         };
         Map<Uuid, Integer> partitionCounts = new HashMap<>();
@@ -149,7 +154,20 @@ public final class ServerAssignorHarness {
             }
         };
         SubscriptionType type = SubscriptionType.valueOf((String) json.get("subscriptionType"));
-        return new Case(assignor, new GroupSpecImpl(Collections.unmodifiableMap(members), type, inverted), describer);
+        Optional<Map<Uuid, Set<Integer>>> allowed = Optional.empty();
+        if (json.get("topicPartitionAllowedMap") != null) {
+            Map<Uuid, Set<Integer>> allowedMap = new HashMap<>();
+            for (Object a : (List<Object>) json.get("topicPartitionAllowedMap")) {
+                Map<String, Object> topic = (Map<String, Object>) a;
+                Set<Integer> partitions = new HashSet<>();
+                for (Object p : (List<Object>) topic.get("partitions")) {
+                    partitions.add(((Long) p).intValue());
+                }
+                allowedMap.put(Uuid.fromString((String) topic.get("topicId")), partitions);
+            }
+            allowed = Optional.of(allowedMap);
+        }
+        return new Case(assignor, new GroupSpecImpl(Collections.unmodifiableMap(members), type, inverted, allowed), describer);
     }
 
     /** Members and topics sorted, partitions ascending, empty topics and members left out: one canonical text per result. */
