@@ -24,6 +24,7 @@ import { fillLagInTime, lagInTimeCandidates, lagInTimeFetchOffset } from './lagI
 import type { NewestRecord } from '../health/lagInTime';
 import { markerCandidates, onlyMarkersBetween, readableEnd } from './markerOnlyLag';
 import { SharedPartitionReads } from './roundReads';
+import { heldPartitions, readLsoHolders } from './lsoHolders';
 import {
   describeGroupsRequest,
   listGroupsRequest,
@@ -147,6 +148,8 @@ export class GroupLoader {
       ends.topicIds,
     );
 
+    await this.fillLsoHolders(rowsOf.filter((_, i) => isolationOf(described[i].groupId) === 'read_committed'), ends.leaders, topology);
+
     return described.map((d, i): GroupDetail => {
       const listing = listed.get(d.groupId);
       const members = membersOf.get(d.groupId);
@@ -191,6 +194,29 @@ export class GroupLoader {
       }
       return detail;
     });
+  }
+
+  /**
+   * Names the open transaction holding the LSO of read_committed groups' partitions where it is below the
+   * HW (issue 28); with none such, nothing is sent. A failure is the holder's error, never the group's.
+   */
+  private async fillLsoHolders(rowsOfGroups: ReadonlyArray<readonly PartitionOffsets[]>, leaders: ReadonlyMap<string, number>, topology: Topology): Promise<void> {
+    const held = heldPartitions(rowsOfGroups.flat());
+    if (held.length === 0) {
+      return;
+    }
+    const holders = await readLsoHolders(held, leaders, {
+      send: async (nodeId, spec) => sendRequest(nodeId === null ? await this.connection.anyBroker() : await this.connection.broker(nodeId), spec),
+      brokerIds: [...topology.brokers.keys()],
+      errorText: (e) => this.connection.errorText(e),
+      concurrency: this.options.concurrency,
+    });
+    for (const row of rowsOfGroups.flat()) {
+      const holder = holders.get(partitionKey(row));
+      if (holder !== undefined && row.lastStableOffset != null && row.logEndOffset != null && row.lastStableOffset < row.logEndOffset) {
+        row.lsoHolder = holder;
+      }
+    }
   }
 
   /** DescribeGroups per coordinator, and ConsumerGroupDescribe for KIP-848 groups. */

@@ -3,6 +3,7 @@
  * the partitions a reconciling member still gives up or waits for, the unassigned and stopped-consumer
  * folders, and the type info rows. Descriptions lead with lag, the figure the view is opened for.
  */
+import { lsoHolderText } from '../health/transactionBlock';
 import { lagInTimeTooltip } from '../health/lagInTime';
 import type { PartitionOffsets, StreamsTaskAssignment } from '../model/types';
 import type { SimulatedConsumerInfo } from '../model/simulatedConsumer';
@@ -151,7 +152,7 @@ export function describeMember(node: MemberNode): NodeDescriptor {
  * offset ("· LSO lag 0"), lag that is only transaction markers says so, and a pending
  * sendOffsetsToTransaction offset is shown. A share-partition shows its start offset.
  */
-export function partitionDescription(p: PartitionOffsets, share = false): string {
+export function partitionDescription(p: PartitionOffsets, share = false, now = Date.now()): string {
   const markerNote = (lag: number | null | undefined) =>
     p.markerOnlyLag && lag ? ` (${lag === 1 ? 'transaction marker only' : 'transaction markers only'})` : '';
   const parts = [`lag ${formatCount(p.lag)}${p.lastStableLag != null ? '' : markerNote(p.lag)}`];
@@ -161,6 +162,9 @@ export function partitionDescription(p: PartitionOffsets, share = false): string
   parts.push(`${share ? 'start' : 'committed'} ${formatCount(p.committedOffset)}`, `end ${formatCount(p.logEndOffset)}`);
   if (p.pendingTransactionalOffset != null) {
     parts.push(`pending txn ${formatCount(p.pendingTransactionalOffset)}`);
+  }
+  if (p.lsoHolder !== undefined && p.lastStableOffset != null) {
+    parts.push(lsoHolderText(p.lastStableOffset, p.lsoHolder, now));
   }
   return parts.join(' · ');
 }
@@ -197,6 +201,9 @@ function partitionFields(p: PartitionOffsets, role: PartitionRole, share: boolea
   fields.push(['Lag', formatCount(p.lag)]);
   if (p.lastStableLag != null) {
     fields.push(['Lag to last stable offset (read_committed)', formatCount(p.lastStableLag)]);
+  }
+  if (p.lsoHolder !== undefined && p.lastStableOffset != null) {
+    fields.push(['Open transaction', lsoHolderText(p.lastStableOffset, p.lsoHolder, Date.now())]);
   }
   if (p.markerOnlyLag) {
     fields.push(['Remaining lag', 'transaction markers only: nothing left to read']);
