@@ -13,6 +13,9 @@
  *  6. REWIND `rewind`: the committed offset went down between two consecutive samples in the window. Burrow checks
  *     this only when lag was never 0 in the window; we check it first, because an operator's reset of a caught-up
  *     group is exactly what the row should show until the window forgets it.
+ *  6b. WARNING `blocked-by-transaction`: a read_committed group has read up to the LSO and an open transaction holds
+ *     it below the HW (`blockedBy`, transactionBlock.ts): it waits on the producer, which is neither STALLED nor
+ *     STOPPED; known from the newest load, so it needs no window of samples.
  *  7. OK `collecting`: fewer than `minSamples` samples in the window (`complete` is false).
  *  8. OK `lag-was-zero`: lag was 0 in some sample of the window (Burrow's rule 1: the group keeps up).
  *  9. STOPPED `stopped`: the commits stopped while lag > 0: the newest commit time is `stoppedAfterMs` or more old
@@ -38,7 +41,7 @@ export const HEALTH_SEVERITY: Readonly<Record<LagHealthStatus, number>> = {
 
 export type LagRule =
   | 'no-data' | 'no-commit' | 'committed-past-log-end' | 'committed-below-log-start' | 'caught-up' | 'rewind'
-  | 'collecting' | 'lag-was-zero' | 'stopped' | 'stalled' | 'lag-growing' | 'lag-in-time' | 'consuming' | 'group-error';
+  | 'collecting' | 'lag-was-zero' | 'blocked-by-transaction' | 'stopped' | 'stalled' | 'lag-growing' | 'lag-in-time' | 'consuming' | 'group-error';
 
 export interface LagEvaluationOptions {
   /** The sliding window the rules look at. */
@@ -66,6 +69,8 @@ export interface PartitionSeriesLike extends TopicPartition {
   commitTimes?: ArrayLike<number> | null;
   logStartOffset?: number | null;
   owned?: boolean | null;
+  /** Set when the newest load found the group waiting at an open transaction's LSO (transactionBlock.ts). */
+  blockedBy?: string | null;
 }
 
 export interface GroupSeriesLike {
@@ -173,6 +178,9 @@ export function evaluatePartition(
       return verdict(series, 'REWIND', 'rewind',
         `committed offset went back from ${before} to ${after} ${formatDuration(now - times[rows[k]])} ago`, facts);
     }
+  }
+  if (series.blockedBy) {
+    return verdict(series, 'WARNING', 'blocked-by-transaction', series.blockedBy, facts);
   }
   const window = formatDuration(options.windowMs);
   if (!facts.complete) {

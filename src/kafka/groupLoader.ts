@@ -24,6 +24,8 @@ import { fillLagInTime, lagInTimeCandidates, lagInTimeFetchOffset } from './lagI
 import type { NewestRecord } from '../health/lagInTime';
 import { markerCandidates, onlyMarkersBetween, readableEnd } from './markerOnlyLag';
 import { SharedPartitionReads } from './roundReads';
+import { fillLsoHolders } from '../transactions/lsoHolders';
+import { KafkaTransactionAdmin } from './kafkaTransactionAdmin';
 import {
   describeGroupsRequest,
   listGroupsRequest,
@@ -54,8 +56,11 @@ export class GroupLoader {
   /** Log ends and reads at committed offsets, shared by the detail batches of the current round. */
   private roundReads: SharedPartitionReads;
 
+  private readonly transactions: KafkaTransactionAdmin;
+
   constructor(private readonly connection: ClusterConnection, private readonly options: GroupLoaderOptions) {
     this.roundReads = this.newReads();
+    this.transactions = new KafkaTransactionAdmin(connection);
   }
 
   /** A new round of detail batches (a new listing): none of them takes the last round's reads. */
@@ -146,6 +151,9 @@ export class GroupLoader {
       ends.leaders,
       ends.topicIds,
     );
+
+    // Only where a read_committed group's LSO is below the HW: names the open transaction holding it (issue 28).
+    await fillLsoHolders(rowsOf.filter((_, i) => isolationOf(described[i].groupId) === 'read_committed').flat(), this.transactions, (e) => this.connection.errorText(e));
 
     return described.map((d, i): GroupDetail => {
       const listing = listed.get(d.groupId);

@@ -2,6 +2,7 @@
  * Plain data shared by every layer. The views render only these shapes, whichever source
  * (simulator or real cluster) produced them.
  */
+import type { ProducerState, TransactionDescription } from './transactions';
 
 /**
  * Classic group states, plus the KIP-848 consumer-group and KIP-1071 streams-group states ("NotReady":
@@ -73,6 +74,12 @@ export interface PartitionOffsets extends TopicPartition {
   lag: number | null;
   /** lastStableOffset - committedOffset, for read_committed groups (the client's own lag metric). */
   lastStableLag?: number | null;
+  /**
+   * What holds the LSO below the high watermark: the producer whose open transaction starts at it
+   * (DescribeProducers) and, when it could be named, its transaction (DescribeTransactions); `error` says
+   * why it was not named. null when the LSO is below the HW but no producer's transaction starts there.
+   */
+  lsoHolder?: LsoHolder | null;
   /** True when everything between the committed offset and the group's end (LSO for read_committed, else HW) is transaction markers. */
   markerOnlyLag?: boolean;
   /** Offset a transactional producer sent for this partition, waiting for its transaction to end. */
@@ -366,4 +373,15 @@ export interface RebalanceEvent {
   reconciliation?: MemberReconciliation;
   /** True when the event was inferred from snapshots rather than observed. */
   inferred?: boolean;
+}
+
+/** The open transaction that holds a partition's last stable offset. */
+export interface LsoHolder {
+  /** The source's clock when it was read: how long the transaction had been open is measured to it. */
+  observedAtMs: number;
+  /** Missing when the partition's producers could not be read (then `error` says why). */
+  producer?: ProducerState;
+  transaction?: TransactionDescription;
+  /** Why the transaction was not named (a refusal, a missing ACL, an old broker). */
+  error?: string;
 }

@@ -5,6 +5,7 @@
  * the filter (`health:`), the sort by lag in time and the status bar read it. Needs a source that lists its groups
  * with their offsets (`ClusterSource.listGroupDetails`); a source that cannot gets no health, never a wrong one.
  */
+import { withTransactionBlocks } from '../health/transactionBlock';
 import type { ClusterSource } from '../model/clusterSource';
 import type { GroupDetail, GroupSummary } from '../model/types';
 import { DEFAULT_LAG_EVALUATION_OPTIONS, evaluateGroup, withHealth, type LagEvaluationOptions } from '../health/lagEvaluation';
@@ -84,7 +85,7 @@ export class GroupHealthTracker {
     if (!detail.error) {
       this.store.record(key, now, sampleFromOffsets(detail.offsets));
     }
-    const evaluation = evaluateGroup(this.store.series(key), now, this.settings.evaluation, detail.error);
+    const evaluation = evaluateGroup(withTransactionBlocks(this.store.series(key), detail.offsets), now, this.settings.evaluation, detail.error);
     const lagInTime = maxLagInTime(detail.offsets);
     return withHealth({ ...summary, ...(lagInTime === null ? {} : { maxLagInTimeMs: lagInTime }) }, evaluation);
   }

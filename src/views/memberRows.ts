@@ -3,6 +3,7 @@
  * the partitions a reconciling member still gives up or waits for, the unassigned and stopped-consumer
  * folders, and the type info rows. Descriptions lead with lag, the figure the view is opened for.
  */
+import { lsoHolderText } from '../health/transactionBlock';
 import { lagInTimeTooltip } from '../health/lagInTime';
 import type { PartitionOffsets, StreamsTaskAssignment } from '../model/types';
 import type { SimulatedConsumerInfo } from '../model/simulatedConsumer';
@@ -162,6 +163,9 @@ export function partitionDescription(p: PartitionOffsets, share = false): string
   if (p.pendingTransactionalOffset != null) {
     parts.push(`pending txn ${formatCount(p.pendingTransactionalOffset)}`);
   }
+  if (p.lsoHolder !== undefined && p.lastStableOffset != null) {
+    parts.push(lsoHolderText(p.lastStableOffset, p.lsoHolder));
+  }
   return parts.join(' · ');
 }
 
@@ -197,6 +201,9 @@ function partitionFields(p: PartitionOffsets, role: PartitionRole, share: boolea
   fields.push(['Lag', formatCount(p.lag)]);
   if (p.lastStableLag != null) {
     fields.push(['Lag to last stable offset (read_committed)', formatCount(p.lastStableLag)]);
+  }
+  if (p.lsoHolder !== undefined && p.lastStableOffset != null) {
+    fields.push(['Open transaction', lsoHolderText(p.lastStableOffset, p.lsoHolder)]);
   }
   if (p.markerOnlyLag) {
     fields.push(['Remaining lag', 'transaction markers only: nothing left to read']);

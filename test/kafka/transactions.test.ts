@@ -14,6 +14,8 @@ import type { Producer, Transaction } from 'kafkajs';
 import { readCommittedLookup } from '../../src/kafka/isolationLevels';
 import { KafkaSource } from '../../src/kafka/kafkaSource';
 import type { GroupDetail, PartitionOffsets } from '../../src/model/types';
+import { transactionBlockReason } from '../../src/health/transactionBlock';
+import { runTool } from './groupTypesSupport';
 import { MemoryLogger, brokerEnv, createTopics, javaTestClasspath, testKafka, waitFor, type BrokerEnv } from './support';
 
 const RUN = `r${Date.now().toString(36)}`;
@@ -29,6 +31,16 @@ const HW_WITH_OPEN_TRANSACTION = LSO + OPEN_RECORDS;
 const PROBE_TIMEOUT_MS = 60000;
 
 type IsolationLevel = 'read_committed' | 'read_uncommitted';
+
+/** Kafka's kafka-transactions.sh. */
+const TRANSACTIONS_COMMAND = 'org.apache.kafka.tools.TransactionsCommand';
+
+/** The rows of a kafka-transactions.sh table (a header line, then tab-separated values), by column name. */
+function toolTable(output: string): Array<Record<string, string>> {
+  const [header, ...lines] = output.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const names = header.split(/\s+/);
+  return lines.map((line) => Object.fromEntries(line.split(/\s+/).map((v, i) => [names[i], v])));
+}
 
 interface ProbeRow {
   partition: number;
@@ -175,6 +187,28 @@ describe('transactions on a real broker', function () {
       assert.equal(row.lastStableLag, 0);
     }
     assert.deepEqual(group.offsets.map((o) => [o.partition, o.lag]), [[0, OPEN_RECORDS], [1, 0]]);
+  });
+
+  it('names the transaction holding the LSO as kafka-transactions.sh does, and a group read up to it is blocked, not stalled', async () => {
+    const group = await describeWhen(readCommittedSource, (g) => partitionRow(g, 0).committedOffset === LSO && partitionRow(g, 0).lsoHolder?.transaction !== undefined);
+    const held = partitionRow(group, 0);
+    const producers = toolTable(runTool(env, TRANSACTIONS_COMMAND, ['describe-producers', '--topic', TOPIC, '--partition', '0']));
+    const open = producers.find((r) => r.CurrentTransactionStartOffset !== '-1');
+    assert.ok(open, `an open transaction in describe-producers: ${JSON.stringify(producers)}`);
+    const holder = held.lsoHolder;
+    assert.deepEqual(
+      [holder?.producer?.producerId, holder?.producer?.producerEpoch, holder?.producer?.currentTxnStartOffset],
+      [Number(open.ProducerId), Number(open.ProducerEpoch), Number(open.CurrentTransactionStartOffset)],
+    );
+    assert.equal(holder?.producer?.currentTxnStartOffset, LSO);
+    const [described] = toolTable(runTool(env, TRANSACTIONS_COMMAND, ['describe', '--transactional-id', `txn-${RUN}`]));
+    assert.deepEqual(
+      [holder?.transaction?.transactionalId, holder?.transaction?.producerId, holder?.transaction?.state, holder?.transaction?.transactionTimeoutMs],
+      [described.TransactionalId, Number(described.ProducerId), described.TransactionState, Number(described.TransactionTimeoutMs)],
+    );
+    assert.equal(holder?.error, undefined);
+    assert.equal(partitionRow(group, 1).lsoHolder, undefined, 'nothing asked where the LSO is the high watermark');
+    assert.match(transactionBlockReason(held) ?? '', new RegExp(`^blocked by an open transaction: held at LSO ${LSO} by transaction \`txn-${RUN}\` \\(producer ${open.ProducerId}, epoch ${open.ProducerEpoch}\\)`));
   });
 
   it('moves the LSO to the high watermark when the transaction aborts, and read_committed skips the aborted records', async () => {

@@ -20,7 +20,7 @@ import { WriteTxnMarkersResponse } from '../../protocol/messages/writeTxnMarkers
 import type { ProducerState, ReplicatedPartition, TransactionDescription, TransactionListFilter, TransactionStateName } from '../../model/transactions';
 import { groupBy } from '../collections';
 import { KafkaErrorCode } from '../kafkaErrors';
-import { apiCall, requestSpec, type RequestSpec } from './apiCall';
+import { apiCall, exactNumber, requestSpec, type RequestSpec } from './apiCall';
 
 /** FindCoordinator's key type of transactional ids (CoordinatorType.TRANSACTION). */
 const TRANSACTION_COORDINATOR = 1;
@@ -52,12 +52,12 @@ export function describeProducersRequest(partitions: ReadonlyArray<{ topic: stri
           errorCode: p.errorCode,
           errorMessage: p.errorMessage,
           producers: p.activeProducers.map((s) => ({
-            producerId: Number(s.producerId),
+            producerId: exactNumber(s.producerId, 'DescribeProducers producerId'),
             producerEpoch: s.producerEpoch,
             lastSequence: s.lastSequence,
-            lastTimestamp: Number(s.lastTimestamp),
+            lastTimestamp: exactNumber(s.lastTimestamp, 'DescribeProducers lastTimestamp'),
             coordinatorEpoch: s.coordinatorEpoch,
-            currentTxnStartOffset: Number(s.currentTxnStartOffset),
+            currentTxnStartOffset: exactNumber(s.currentTxnStartOffset, 'DescribeProducers currentTxnStartOffset'),
           })),
         })),
       ),
@@ -87,7 +87,7 @@ export function listTransactionsRequest(filter: TransactionListFilter): RequestS
         if (answer.errorCode !== 0) {
           throw new KafkaErrorCode(answer.errorCode, 'ListTransactions');
         }
-        return answer.transactionStates.map((s) => ({ transactionalId: s.transactionalId, producerId: Number(s.producerId), state: transactionState(s.transactionState) }));
+        return answer.transactionStates.map((s) => ({ transactionalId: s.transactionalId, producerId: exactNumber(s.producerId, 'ListTransactions producerId'), state: transactionState(s.transactionState) }));
       },
     ),
   );
@@ -125,10 +125,10 @@ export function describeTransactionsRequest(transactionalIds: readonly string[])
         description: {
           transactionalId: s.transactionalId,
           state: transactionState(s.transactionState),
-          producerId: Number(s.producerId),
+          producerId: exactNumber(s.producerId, 'DescribeTransactions producerId'),
           producerEpoch: s.producerEpoch,
           transactionTimeoutMs: s.transactionTimeoutMs,
-          transactionStartTimeMs: Number(s.transactionStartTimeMs),
+          transactionStartTimeMs: exactNumber(s.transactionStartTimeMs, 'DescribeTransactions transactionStartTimeMs'),
           topicPartitions: s.topics.flatMap((t) => t.partitions.map((partition) => ({ topic: t.topic, partition }))),
         },
       })),

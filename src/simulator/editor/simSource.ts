@@ -6,6 +6,8 @@ import type { Unsubscribe, ClusterSource } from '../../model/clusterSource';
 import type { ClusterInfo, GroupDetail, GroupSummary, RebalanceEvent } from '../../model/types';
 import type { ConsumerSpec, ProducerSpec, SimulatedConsumerInfo, SimulatorControl } from '../common/control';
 import { describeSimGroup, listSimGroups, type IsolationLevelLookup } from '../admin/groupDetailMapper';
+import { SimTransactionAdmin } from '../admin/simTransactionAdmin';
+import { fillLsoHolders } from '../../transactions/lsoHolders';
 import { LiveSimulation, type LiveTimers } from '../live';
 import { buildScenario } from '../scenarios/runScenario';
 import { BUILT_IN_SCENARIO_NAMES, BUILT_IN_SCENARIOS, isBuiltInScenarioName, type BuiltInScenarioName } from '../scenarios/builtIn';
@@ -81,13 +83,21 @@ export class SimSource implements ClusterSource {
   /** With lag in time filled in, which describeGroup leaves out as KafkaSource's describeGroup does. */
   async listGroupDetails(): Promise<GroupDetail[]> {
     this.assertOpen();
-    return this.simulation.coordinator.groupIds().sort().map((id) => this.withLagInTime(describeSimGroup(this.simulation, id, this.isolationLevelFor)));
+    return this.withLsoHolders(this.simulation.coordinator.groupIds().sort().map((id) => this.withLagInTime(describeSimGroup(this.simulation, id, this.isolationLevelFor))));
   }
 
   /** A group that does not exist is described as Dead with no members, as Kafka's DescribeGroups does. */
   async describeGroup(groupId: string): Promise<GroupDetail> {
     this.assertOpen();
-    return describeSimGroup(this.simulation, groupId, this.isolationLevelFor);
+    const [detail] = await this.withLsoHolders([describeSimGroup(this.simulation, groupId, this.isolationLevelFor)]);
+    return detail;
+  }
+
+  /** Names the open transaction holding a read_committed group's LSO, as KafkaSource does (issue 28). */
+  private async withLsoHolders(details: GroupDetail[]): Promise<GroupDetail[]> {
+    const rows = details.filter((d) => d.isolationLevel === 'read_committed').flatMap((d) => d.offsets);
+    await fillLsoHolders(rows, new SimTransactionAdmin(this.simulation), (e) => (e instanceof Error ? e.message : String(e)));
+    return details;
   }
 
   /**
