@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { toolInput, type AgentToolSpec } from '../agent/toolCatalog';
+import { errorMessage } from '../protocol/errors';
 
 function registerSpec(spec: AgentToolSpec, log: vscode.LogOutputChannel): vscode.Disposable {
   return vscode.lm.registerTool<unknown>(spec.name, {
@@ -23,7 +24,7 @@ function registerSpec(spec: AgentToolSpec, log: vscode.LogOutputChannel): vscode
         return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
       } catch (e) {
         // The message goes back to the model, which can fix its input and call again.
-        log.info(`Tool ${spec.name}: ${e instanceof Error ? e.message : String(e)}`);
+        log.info(`Tool ${spec.name}: ${errorMessage(e)}`);
         throw e;
       }
     },

@@ -11,14 +11,13 @@ import { KafkaTransactionAdmin } from '../kafka/kafkaTransactionAdmin';
 import type { ClusterSource } from '../model/clusterSource';
 import type { SourceFailureKind } from '../model/sourceFailure';
 import { SimGroupAdmin } from '../simulator/admin/simGroupAdmin';
-import { SimTransactionAdmin } from '../simulator/admin/simTransactionAdmin';
 import { createDemoSimSource, type DemoSimSourceOptions, type SimSource } from '../simulator/editor/simSource';
 import type { RegisteredSource } from './sourceRegistry';
 
 /** The built-in simulator with its controls, its GroupAdmin and its TransactionAdmin. */
 export function createSimulatorEntry(options: DemoSimSourceOptions): RegisteredSource & { source: SimSource } {
   const source = createDemoSimSource(options);
-  return { source, control: source.control, admin: new SimGroupAdmin(source.simulation), transactions: new SimTransactionAdmin(source.simulation) };
+  return { source, control: source.control, admin: new SimGroupAdmin(source.simulation), transactions: source.transactions };
 }
 
 /** A real cluster's source, GroupAdmin and TransactionAdmin over one kafkajs client; throws when the settings cannot be used. */

@@ -8,6 +8,7 @@ import type { ConsumerSpec, ProducerSpec, SimulatedConsumerInfo, SimulatorContro
 import { describeSimGroup, listSimGroups, type IsolationLevelLookup } from '../admin/groupDetailMapper';
 import { SimTransactionAdmin } from '../admin/simTransactionAdmin';
 import { fillLsoHolders } from '../../transactions/lsoHolders';
+import { errorMessage } from '../../protocol/errors';
 import { LiveSimulation, type LiveTimers } from '../live';
 import { buildScenario } from '../scenarios/runScenario';
 import { BUILT_IN_SCENARIO_NAMES, BUILT_IN_SCENARIOS, isBuiltInScenarioName, type BuiltInScenarioName } from '../scenarios/builtIn';
@@ -53,6 +54,8 @@ export class SimSource implements ClusterSource {
   private disposed = false;
   private readonly stopEvents: () => void;
   private isolationLevelFor: IsolationLevelLookup | undefined;
+  /** What Kafka's Admin client reads for transactions, answered from this source's simulation. */
+  readonly transactions: SimTransactionAdmin;
 
   constructor(
     readonly simulation: Simulation,
@@ -63,6 +66,7 @@ export class SimSource implements ClusterSource {
     this.throttleMs = options.notifyThrottleMs ?? 1000;
     this.timers = options.notifyTimers ?? realNotifyTimers;
     this.isolationLevelFor = options.isolationLevelFor;
+    this.transactions = new SimTransactionAdmin(simulation);
     this.control = this.createControl();
     this.stopEvents = simulation.events.subscribe(() => this.changed());
     this.live = options.live ? new LiveSimulation(simulation, { ...options.live, onAdvance: () => this.changed() }) : null;
@@ -96,7 +100,7 @@ export class SimSource implements ClusterSource {
   /** Names the open transaction holding a read_committed group's LSO, as KafkaSource does (issue 28). */
   private async withLsoHolders(details: GroupDetail[]): Promise<GroupDetail[]> {
     const rows = details.filter((d) => d.isolationLevel === 'read_committed').flatMap((d) => d.offsets);
-    await fillLsoHolders(rows, new SimTransactionAdmin(this.simulation), (e) => (e instanceof Error ? e.message : String(e)));
+    await fillLsoHolders(rows, this.transactions, errorMessage);
     return details;
   }
 
