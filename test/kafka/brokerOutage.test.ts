@@ -4,6 +4,7 @@
  * succeeds; once it stops, a source that had been connected says the connection is refused.
  */
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
 import { startBroker, stopBroker, type BrokerHandle } from '../../scripts/kafka/broker';
 import { CONNECTION_TIMEOUTS } from '../../src/kafka/connection';
 import { KafkaConnectionError, KafkaSource } from '../../src/kafka/kafkaSource';
@@ -13,10 +14,40 @@ const FREEZE_MS = 30000;
 /** A frozen broker's load must fail within this, which the request timeout is chosen to meet. */
 const FROZEN_LOAD_BOUND_MS = 15000;
 
-async function loadFailure(source: KafkaSource): Promise<{ error: KafkaConnectionError; ms: number }> {
+/** The process's state letter from /proc (T when stopped by a signal); null once it is gone. */
+function processState(pid: number): string | null {
+  try {
+    // The command name sits in parentheses and may hold spaces; the state follows the last ')'.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return null;
+  }
+}
+
+/** Waits (bounded) until every thread of the process is stopped, so no request sent after it can be answered. */
+async function waitUntilStopped(pid: number): Promise<void> {
+  const deadline = Date.now() + 5000;
+  const threadStates = (): string[] => {
+    try {
+      return fs.readdirSync(`/proc/${pid}/task`).map((tid) => processState(Number(tid)) ?? 'gone');
+    } catch {
+      return ['gone'];
+    }
+  };
+  let states = threadStates();
+  while (states.some((s) => s !== 'T' && s !== 't' && s !== 'gone') && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    states = threadStates();
+  }
+  const running = states.filter((s) => s !== 'T' && s !== 't');
+  assert.equal(running.length, 0, `the broker (pid ${pid}) did not stop: thread states ${[...new Set(states)].join(',')}`);
+}
+
+async function loadFailure(source: KafkaSource, context = ''): Promise<{ error: KafkaConnectionError; ms: number }> {
   const started = Date.now();
   const error = await Promise.all([source.describeCluster(), source.listGroups()]).then(
-    () => assert.fail('the load succeeded'),
+    ([info, groups]) => assert.fail(`the load succeeded after ${Date.now() - started} ms${context} (${info.brokers.length} brokers, ${groups.length} groups)`),
     (e: unknown) => e,
   );
   assert.ok(error instanceof KafkaConnectionError, `expected a KafkaConnectionError, got ${String(error)}`);
@@ -54,8 +85,9 @@ describe('a broker that freezes, then stops', function () {
     const frozenAt = Date.now();
     const timings: number[] = [];
     try {
+      await waitUntilStopped(pid);
       do {
-        const { error, ms } = await loadFailure(source);
+        const { error, ms } = await loadFailure(source, `, load ${timings.length + 1} while frozen, ${Date.now() - frozenAt} ms after SIGSTOP, broker state ${processState(pid)}`);
         timings.push(ms);
         assert.equal(error.kind, 'timeout', error.message);
         assert.match(error.message, /^Timed out talking to 127\.0\.0\.1:\d+/);
