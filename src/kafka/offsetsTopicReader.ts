@@ -13,7 +13,7 @@ import { OffsetsTopicEventLog } from '../timeline/offsetsTopicEventLog';
 import type { KafkaLogger } from './connection';
 import { OFFSETS_TOPIC, offsetsPartitionFor } from '../protocol/offsetsPartition';
 import { errorMessage } from '../protocol/errors';
-import { decodeRecordBatch, scanBatchFrames, type BatchRecord } from '../protocol/recordBatch';
+import { decodeRecordBatch, readControlMarker, scanBatchFrames, type BatchRecord } from '../protocol/recordBatch';
 import { describeErrorCode, OFFSET_OUT_OF_RANGE } from './kafkaErrors';
 import { OffsetsTopicNames } from './offsetsTopicNames';
 import { isAccessErrorCode, OffsetsTopicAccessError, type OffsetsTopicTransport } from './offsetsTopicTransport';
@@ -297,20 +297,35 @@ export class OffsetsTopicReader {
       }
       let batchRecords: BatchRecord[] = [];
       try {
-        if (!control) {
-          batchRecords = decodeRecordBatch(frame.bytes).records; // a control batch holds a transaction marker, no group record
-        }
+        batchRecords = decodeRecordBatch(frame.bytes).records;
       } catch (error) {
         skip(baseOffset, errorMessage(error));
       }
       next = after;
+      // TxnOffsetCommit writes transactional batches; their producer's marker is a control batch.
+      const transactional = frame.header.transactional && frame.header.producerId >= 0n
+        ? { partition, producerId: Number(frame.header.producerId), producerEpoch: frame.header.producerEpoch }
+        : undefined;
       for (const record of batchRecords) {
         if (record.offset < BigInt(from)) {
           continue;
         }
+        if (control) {
+          try {
+            if (transactional !== undefined) {
+              const marker = readControlMarker(record);
+              for (const event of this.log.ingestMarker(transactional, marker.type, exactNumber(record.timestamp, `timestamp at offset ${record.offset}`))) {
+                groupsWithEvents.add(event.groupId);
+              }
+            }
+          } catch (error) {
+            this.options.logger.warn(`Skipped the transaction marker at ${OFFSETS_TOPIC}-${partition} offset ${record.offset}: ${errorMessage(error)}`);
+          }
+          continue;
+        }
         summary.records++;
         try {
-          for (const event of this.log.ingest(record.key, record.value, exactNumber(record.timestamp, `timestamp at offset ${record.offset}`))) {
+          for (const event of this.log.ingest(record.key, record.value, exactNumber(record.timestamp, `timestamp at offset ${record.offset}`), transactional)) {
             groupsWithEvents.add(event.groupId);
           }
         } catch (error) {

@@ -27,6 +27,8 @@ export interface ClusterSource {
    * (milliseconds since a simulation started, for a simulator run in virtual time).
    */
   readonly timeBase?: 'epoch' | 'virtual';
+  /** The clock event times are measured on, when it is not the wall clock (a simulation's). */
+  now?(): number;
 
   describeCluster(): Promise<ClusterInfo>;
   /** Every group with its summary; groups that fail to load carry `error` instead of failing the list. */

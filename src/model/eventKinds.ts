@@ -13,6 +13,11 @@ export const EVENT_KINDS: readonly RebalanceEventKind[] = [
   'assignment-changed',
   'offsets-committed',
   'offsets-reset',
+  'transaction-offsets',
+  'transaction-committed',
+  'transaction-aborted',
+  'lso-held',
+  'lso-released',
 ];
 
 export const EVENT_KIND_CODES: ReadonlyMap<RebalanceEventKind, number> = new Map(EVENT_KINDS.map((kind, code) => [kind, code]));

@@ -329,7 +329,17 @@ export type RebalanceEventKind =
   | 'state-changed'
   | 'assignment-changed'
   | 'offsets-committed'
-  | 'offsets-reset';
+  | 'offsets-reset'
+  /** A TxnOffsetCommit staged offsets of the group in a transaction: pending until its marker. */
+  | 'transaction-offsets'
+  /** The marker of a transaction that staged offsets of the group: COMMIT made them the committed ones. */
+  | 'transaction-committed'
+  /** ABORT: the transaction's staged offsets were dropped. */
+  | 'transaction-aborted'
+  /** An open transaction started holding the LSO of a partition the group reads. */
+  | 'lso-held'
+  /** That transaction no longer holds the partition's LSO (its marker was written). */
+  | 'lso-released';
 
 export interface MemberAssignmentChange {
   memberId: string;
@@ -373,6 +383,21 @@ export interface RebalanceEvent {
   reconciliation?: MemberReconciliation;
   /** True when the event was inferred from snapshots rather than observed. */
   inferred?: boolean;
+  /** For transaction-* and lso-* events: the transaction and the partitions it concerns. */
+  transaction?: EventTransaction;
+}
+
+/** The transaction a transaction-* or lso-* event is about. */
+export interface EventTransaction {
+  producerId: number;
+  /** -1 when not known. */
+  producerEpoch: number;
+  /** When known (TxnOffsetCommit carries it; a marker does not). */
+  transactionalId?: string;
+  /** transaction-offsets: the group's partitions whose offsets it staged; lso-*: the held partition. */
+  partitions: TopicPartition[];
+  /** lso-held: the LSO the transaction holds the partition at (its first offset there). */
+  offset?: number;
 }
 
 /** The open transaction that holds a partition's last stable offset. */

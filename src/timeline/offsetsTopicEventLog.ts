@@ -22,8 +22,13 @@
  *   pseudo-topic per subtopology (`subtopology 0`, partition 3 = task 0_3), with active tasks pending
  *   revocation as in consumer groups; standby and warm-up tasks are not shown.
  * Events from records are never marked inferred; deletion (the group's metadata tombstone) is Dead.
+ *
+ * Plain offset commits make no event, but those a transaction writes (TxnOffsetCommit: a transactional
+ * batch of offset-commit records) do: `transaction-offsets` when staged, then `transaction-committed`
+ * or `transaction-aborted` when the producer's marker (a control batch) reaches the partition, which
+ * is when the coordinator makes them the group's offsets or drops them.
  */
-import type { RebalanceEvent } from '../model/types';
+import type { RebalanceEvent, TopicPartition } from '../model/types';
 import { ConsumerGroupTimelines, type ModernGroupType, type TopicNames } from './consumerGroupEvents';
 import { topicIdsOf, type ConsumerGroupRecord } from './consumerGroupRecords';
 import { GroupMetadataEventBuilder } from './groupMetadataEvents';
@@ -45,6 +50,13 @@ function modernGroupRecord(record: OffsetsTopicRecord): { groupType: ModernGroup
   }
 }
 
+/** The producer of a transactional batch, and the `__consumer_offsets` partition it was read from. */
+export interface TransactionalBatch {
+  partition: number;
+  producerId: number;
+  producerEpoch: number;
+}
+
 interface PendingBatch {
   groupType: ModernGroupType;
   records: ConsumerGroupRecord[];
@@ -63,6 +75,10 @@ export class OffsetsTopicEventLog {
    * the group follow in it (an online upgrade, convertToConsumerGroup: the group lives on).
    */
   private pendingTombstones = new Map<string, number>();
+  /** The transactional batch being read, if it is one, and the offsets it stages per group. */
+  private txnBatch: { batch: TransactionalBatch; time: number; staged: Map<string, TopicPartition[]> } | null = null;
+  /** Groups with offsets staged and no marker yet, per `partition:producerId`. */
+  private readonly openTransactions = new Map<string, Map<string, number>>();
 
   /** @param topicName names the topic ids of KIP-848 records; an unknown id is shown as it is. */
   constructor(private readonly topicName: TopicNames = () => undefined) {
@@ -81,11 +97,17 @@ export class OffsetsTopicEventLog {
    * that does not decode, throws with the reason (the caller logs it and goes on with the next).
    * Consumer-group records wait for endBatch, which the caller calls after each record batch.
    */
-  ingest(key: Uint8Array | null, value: Uint8Array | null, timestamp: number): RebalanceEvent[] {
+  ingest(key: Uint8Array | null, value: Uint8Array | null, timestamp: number, transactional?: TransactionalBatch): RebalanceEvent[] {
     if (key === null) {
       throw new Error('__consumer_offsets record without a key');
     }
     const record = decodeOffsetsTopicRecord(key, value);
+    if (record.type === 'offset-commit') {
+      if (transactional !== undefined) {
+        this.stage(transactional, record.group, { topic: record.topic, partition: record.partition }, timestamp);
+      }
+      return [];
+    }
     const modern = modernGroupRecord(record);
     if (modern !== undefined) {
       if (modern.record === null) {
@@ -120,8 +142,33 @@ export class OffsetsTopicEventLog {
     return this.append(record.group, this.builder.apply({ group: record.group, value: record.value, timestamp }));
   }
 
+  /**
+   * A transaction marker (a control batch's record) read from the partition: the groups whose offsets
+   * the producer staged there get their `transaction-committed` or `transaction-aborted`.
+   */
+  ingestMarker(batch: TransactionalBatch, type: 'COMMIT' | 'ABORT', timestamp: number): RebalanceEvent[] {
+    const key = `${batch.partition}:${batch.producerId}`;
+    const groups = this.openTransactions.get(key);
+    if (groups === undefined) {
+      return [];
+    }
+    this.openTransactions.delete(key);
+    const kind = type === 'COMMIT' ? 'transaction-committed' : 'transaction-aborted';
+    return [...groups].flatMap(([group, staged]) =>
+      this.append(group, [{
+        groupId: group,
+        time: timestamp,
+        kind,
+        generation: this.generation(group) ?? 0,
+        cause: `${staged} offset(s) ${type === 'COMMIT' ? 'committed' : 'dropped'}: producer ${batch.producerId} (epoch ${batch.producerEpoch}) wrote its ${type} marker`,
+        transaction: { producerId: batch.producerId, producerEpoch: batch.producerEpoch, partitions: [] },
+      }]),
+    );
+  }
+
   /** Ends a record batch: turns its classic tombstones and consumer-group records into events and returns them. */
   endBatch(): RebalanceEvent[] {
+    const staged = this.endTransactionalBatch();
     const tombstones = this.pendingTombstones;
     this.pendingTombstones = new Map();
     const pending = this.pending;
@@ -131,7 +178,45 @@ export class OffsetsTopicEventLog {
       ...[...pending].flatMap(([group, batch]) => this.append(group, batch.upgrade
         ? this.consumerGroups.applyUpgradeBatch(group, batch.records, batch.time)
         : this.consumerGroups.applyBatch(group, batch.records, batch.time, undefined, batch.groupType))),
+      ...staged,
     ];
+  }
+
+  private stage(batch: TransactionalBatch, group: string, tp: TopicPartition, timestamp: number): void {
+    if (this.txnBatch === null) {
+      this.txnBatch = { batch, time: timestamp, staged: new Map() };
+    }
+    this.txnBatch.time = Math.max(this.txnBatch.time, timestamp);
+    const list = this.txnBatch.staged.get(group);
+    if (list) {
+      list.push(tp);
+    } else {
+      this.txnBatch.staged.set(group, [tp]);
+    }
+  }
+
+  /** The `transaction-offsets` of the batch just read, one per group it staged offsets of. */
+  private endTransactionalBatch(): RebalanceEvent[] {
+    const txn = this.txnBatch;
+    this.txnBatch = null;
+    if (txn === null) {
+      return [];
+    }
+    const { batch } = txn;
+    const key = `${batch.partition}:${batch.producerId}`;
+    const open = this.openTransactions.get(key) ?? new Map<string, number>();
+    this.openTransactions.set(key, open);
+    return [...txn.staged].flatMap(([group, partitions]) => {
+      open.set(group, (open.get(group) ?? 0) + partitions.length);
+      return this.append(group, [{
+        groupId: group,
+        time: txn.time,
+        kind: 'transaction-offsets',
+        generation: this.generation(group) ?? 0,
+        cause: `${partitions.length} offset(s) staged by transactional producer ${batch.producerId} (epoch ${batch.producerEpoch}), pending until its marker`,
+        transaction: { producerId: batch.producerId, producerEpoch: batch.producerEpoch, partitions },
+      }]);
+    });
   }
 
   /**

@@ -6,9 +6,11 @@
  */
 import { type MarkerColumns, MarkerColumnsBuilder } from './markerColumns';
 import { LEAVING_KINDS, NO_CHANGES, RebalanceTracker, type RebalanceSpan } from './rebalanceTracker';
+import { TransactionSpanBuilder, type LsoHoldSpan, type TransactionSpan } from './transactionSpans';
 import type { GroupState, RebalanceEvent } from '../model/types';
 
 export type { RebalanceMode, RebalanceProtocol, RebalanceSpan } from './rebalanceTracker';
+export type { LsoHoldSpan, TransactionOutcome, TransactionSpan } from './transactionSpans';
 
 export interface LaneSpan {
   from: number;
@@ -47,6 +49,10 @@ export interface TimelineModel {
   phases: PhaseSpan[];
   generations: GenerationSpan[];
   rebalances: RebalanceSpan[];
+  /** Transactions that staged the group's offsets, by start time. */
+  transactions: TransactionSpan[];
+  /** Open transactions holding the LSO of the group's partitions, by start time. */
+  lsoHolds: LsoHoldSpan[];
   /** Sorted by time. */
   markers: MarkerColumns;
   start: number;
@@ -75,6 +81,8 @@ export class TimelineBuilder {
   private readonly phases: PhaseSpan[] = [];
   private readonly generations: GenerationSpan[] = [];
   private readonly rebalances = new RebalanceTracker();
+  private readonly transactions = new TransactionSpanBuilder();
+  private readonly laneOfMember = (memberId: string, groupInstanceId: string | null): number => this.lanes.laneFor(memberId, groupInstanceId, null);
 
   constructor(readonly groupId: string) {}
 
@@ -123,6 +131,8 @@ export class TimelineBuilder {
       phases: this.phases.slice(),
       generations: this.generations.slice(),
       rebalances: this.rebalances.spans(),
+      transactions: this.transactions.transactionSpans(),
+      lsoHolds: this.transactions.lsoHolds(),
       markers: this.markers.columns(),
       start,
       end,
@@ -146,6 +156,7 @@ export class TimelineBuilder {
     this.addPhase(event);
     this.addGeneration(event);
     this.rebalances.add(event, index);
+    this.transactions.add(event, index, lane, this.laneOfMember);
   }
 
   private addPhase(event: RebalanceEvent): void {

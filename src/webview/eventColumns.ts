@@ -7,8 +7,9 @@
 import { EVENT_KINDS, EVENT_KIND_CODES } from '../model/eventKinds';
 import { GROUP_STATES, type GroupState, type MemberAssignmentChange, type RebalanceEvent, type TopicPartition } from '../model/types';
 import { checkReconciliations, decodeReconciliation, encodeReconciliations, RECONCILIATION_TYPED, type ReconciliationColumns } from './reconciliationColumns';
+import { checkTransactions, decodeTransaction, encodeTransactions, TRANSACTION_TYPED, type TransactionColumns } from './transactionColumns';
 
-export interface EventColumns extends ReconciliationColumns {
+export interface EventColumns extends ReconciliationColumns, TransactionColumns {
   count: number;
   /** Every distinct string, once. The string columns hold indexes into it. */
   strings: string[];
@@ -111,6 +112,7 @@ export function encodeEvents(events: readonly RebalanceEvent[]): EventColumns {
     partTopic: new Int32Array(partCount),
     partNumber: new Int32Array(partCount),
     ...encodeReconciliations(events.map((event) => event.reconciliation), (text) => table.ref(text)),
+    ...encodeTransactions(events.map((event) => event.transaction), (text) => table.ref(text)),
   };
   let change = 0;
   let part = 0;
@@ -242,6 +244,7 @@ export function decodeEvents(columns: EventColumns): RebalanceEvent[] {
       assignments,
       inferred: flags & HAS_INFERRED ? (flags & INFERRED) !== 0 : undefined,
       reconciliation: decodeReconciliation(columns, i, recPartitions),
+      transaction: decodeTransaction(columns, i, text),
     };
   }
   return events;
@@ -275,6 +278,7 @@ function checkShape(columns: EventColumns): void {
   checkOffsets(columns.changeStart, changes, 'changeStart');
   checkOffsets(columns.partStart, parts, 'partStart');
   checkReconciliations(columns, count);
+  checkTransactions(columns, count);
 }
 
 /** Offsets must start at 0, never decrease and end at the length of what they index. */
@@ -308,6 +312,7 @@ const TYPED: Record<keyof Omit<EventColumns, 'count' | 'strings'>, new (length: 
   partTopic: Int32Array,
   partNumber: Int32Array,
   ...RECONCILIATION_TYPED,
+  ...TRANSACTION_TYPED,
 };
 
 /** Checks the shape of columns received across the process boundary (their consistency is checked when decoding). */

@@ -8,6 +8,8 @@ import * as vscode from 'vscode';
 import { WEBVIEW_PANELS } from '../constants';
 import type { ClusterSource, Unsubscribe } from '../model/clusterSource';
 import type { RebalanceEvent } from '../model/types';
+import { LsoHoldObserver, mergeByTime } from '../timeline/lsoHoldObserver';
+import { failureKind, needsUserAction } from '../model/sourceFailure';
 import { SnapshotObserver } from '../timeline/snapshotObserver';
 import { encodeEvents } from './eventColumns';
 import { eventDelta } from './eventDelta';
@@ -21,6 +23,9 @@ import { errorMessage } from '../protocol/errors';
 const POLL_INTERVAL_MS = 5000;
 /** Change notifications arrive in bursts (one per simulator tick); coalesce them. */
 const PUSH_DEBOUNCE_MS = 100;
+/** How often, at most, a panel following a source's event log also reads the group for its LSO holds. */
+const LSO_CHECK_INTERVAL_MS = 5000;
+const LSO_MAX_BACKOFF_MS = 5 * 60 * 1000;
 
 function panelKey(sourceId: string, groupId: string): string {
   return JSON.stringify([sourceId, groupId]);
@@ -90,6 +95,15 @@ export class TimelinePanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** Set when the source keeps no event log, or cannot keep this group's: the events are inferred from polls instead. */
   private observer: SnapshotObserver | undefined;
+  /** Open transactions holding the LSO of the group's partitions, from its snapshots. */
+  private lsoHolds: LsoHoldObserver;
+  /** When (wall clock) the group was last read for its LSO holds while following an event log. */
+  private lsoCheckedAt = -Infinity;
+  private lsoTimer: ReturnType<typeof setInterval> | undefined;
+  /** The last LSO check's failure, logged once until one succeeds. */
+  private lsoFailure: string | undefined;
+  /** Wait before the next LSO check after failures: doubles up to LSO_MAX_BACKOFF_MS; a login or ACL failure stops them. */
+  private lsoBackoffMs = 0;
   /** Why the source's own history is unavailable, once it said so. */
   private historyUnavailable: string | undefined;
   private stopHistory: Unsubscribe | undefined;
@@ -110,6 +124,7 @@ export class TimelinePanel implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.observer = source.rebalanceEvents ? undefined : new SnapshotObserver();
+    this.lsoHolds = new LsoHoldObserver(groupId);
     const webview = panel.webview;
     webview.html = timelineHtml({
       cspSource: webview.cspSource,
@@ -175,6 +190,9 @@ export class TimelinePanel implements vscode.Disposable {
     this.detached = false;
     this.source = source;
     this.observer = source.rebalanceEvents ? undefined : new SnapshotObserver();
+    this.lsoHolds = new LsoHoldObserver(this.groupId);
+    this.lsoCheckedAt = -Infinity;
+    this.lsoBackoffMs = 0;
     this.historyUnavailable = undefined;
     this.log.info(`Timeline ${this.groupId}: its cluster was reconnected; following the new connection`);
     if (this.ready) {
@@ -217,6 +235,9 @@ export class TimelinePanel implements vscode.Disposable {
     }
     if (this.observer) {
       this.pollTimer = setInterval(() => void this.refresh(false), POLL_INTERVAL_MS);
+    } else {
+      // An event log says nothing of transactions holding the LSO: the group is read for them as well.
+      this.lsoTimer = setInterval(() => void this.refresh(false), LSO_CHECK_INTERVAL_MS);
     }
   }
 
@@ -227,6 +248,8 @@ export class TimelinePanel implements vscode.Disposable {
     this.stopListening = undefined;
     clearInterval(this.pollTimer);
     this.pollTimer = undefined;
+    clearInterval(this.lsoTimer);
+    this.lsoTimer = undefined;
     clearTimeout(this.pushTimer);
     this.pushTimer = undefined;
   }
@@ -238,6 +261,7 @@ export class TimelinePanel implements vscode.Disposable {
     }
     this.log.warn(`Timeline ${this.groupId}: ${reason}; inferring its events from DescribeGroups polls instead`);
     this.observer = new SnapshotObserver();
+    this.lsoHolds = new LsoHoldObserver(this.groupId);
     this.historyUnavailable = reason;
     if (this.ready) {
       this.startWatching();
@@ -298,14 +322,46 @@ export class TimelinePanel implements vscode.Disposable {
 
   private async currentEvents(): Promise<RebalanceEvent[]> {
     if (!this.observer) {
-      return this.source.rebalanceEvents?.(this.groupId) ?? [];
+      const events = this.source.rebalanceEvents?.(this.groupId) ?? [];
+      await this.checkLsoHolds();
+      return mergeByTime(events, this.lsoHolds.events());
     }
     const detail = await this.source.describeGroup(this.groupId);
     if (detail.error !== undefined) {
       throw new Error(detail.error);
     }
-    this.observer.observe(detail, Date.now());
-    return this.observer.events(this.groupId);
+    const now = Date.now();
+    this.observer.observe(detail, now);
+    this.lsoHolds.observe(detail, now);
+    return mergeByTime(this.observer.events(this.groupId), this.lsoHolds.events());
+  }
+
+  /** Reads the group for its LSO holds, at most once per LSO_CHECK_INTERVAL_MS; a failure keeps the event log shown. */
+  private async checkLsoHolds(): Promise<void> {
+    const wall = Date.now();
+    if (wall - this.lsoCheckedAt < LSO_CHECK_INTERVAL_MS + this.lsoBackoffMs || this.lsoBackoffMs === Infinity) {
+      return;
+    }
+    this.lsoCheckedAt = wall;
+    const observer = this.lsoHolds;
+    try {
+      const detail = await this.source.describeGroup(this.groupId);
+      if (detail.error !== undefined) {
+        throw new Error(detail.error);
+      }
+      observer.observe(detail, this.source.now?.() ?? Date.now());
+      this.lsoFailure = undefined;
+      this.lsoBackoffMs = 0;
+    } catch (error) {
+      const reason = errorMessage(error);
+      // Credentials and ACLs only the user can mend: never log in again on our own.
+      const stop = needsUserAction(failureKind(error));
+      this.lsoBackoffMs = stop ? Infinity : Math.min(Math.max(this.lsoBackoffMs * 2, LSO_CHECK_INTERVAL_MS), LSO_MAX_BACKOFF_MS);
+      if (reason !== this.lsoFailure || stop) {
+        this.lsoFailure = reason;
+        this.log.warn(`Timeline ${this.groupId}: could not read the group for transactions holding its LSO: ${reason}${stop ? ' (not retried: reopen the panel once it is mended)' : ''}`);
+      }
+    }
   }
 
   private timeBase(): TimeBase {
@@ -348,3 +404,4 @@ export class TimelinePanel implements vscode.Disposable {
     }
   }
 }
+

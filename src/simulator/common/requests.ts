@@ -141,6 +141,8 @@ export interface OffsetCommitRequest {
 export interface TxnOffsetCommitRequest extends OffsetCommitRequest {
   transactionalId: string;
   producerId: number;
+  /** -1 or missing when not known. */
+  producerEpoch?: number;
 }
 
 export interface OffsetCommitResponse {

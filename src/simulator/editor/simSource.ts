@@ -74,6 +74,11 @@ export class SimSource implements ClusterSource {
     this.live?.start();
   }
 
+  /** The simulation's clock, which its events and LSO holders are timed on. */
+  now(): number {
+    return this.simulation.now;
+  }
+
   async describeCluster(): Promise<ClusterInfo> {
     this.assertOpen();
     return this.simulation.cluster.describe();

@@ -16,6 +16,11 @@ export const KIND_LABELS: Record<RebalanceEventKind, string> = {
   'assignment-changed': 'Assignment changed',
   'offsets-committed': 'Offsets committed',
   'offsets-reset': 'Offsets reset',
+  'transaction-offsets': 'Offsets staged in a transaction',
+  'transaction-committed': 'Transaction committed',
+  'transaction-aborted': 'Transaction aborted',
+  'lso-held': 'LSO held by a transaction',
+  'lso-released': 'LSO released',
 };
 
 /** "orders 0-3, 7 · payments 1" : partitions grouped by topic, runs collapsed. */

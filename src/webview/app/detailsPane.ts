@@ -7,7 +7,8 @@ import { reconciliationOf } from '../../timeline/reconciliation';
 import type { RebalanceSpan, TimelineModel } from '../../timeline/timelineModel';
 import type { TimeBase } from '../timelineProtocol';
 import { formatPartitions, generationSteps, KIND_LABELS, modeLabel } from './describe';
-import { h } from './dom';
+import { definitionList, h } from './dom';
+import { transactionDetails, transactionSummary } from './transactionDetails';
 import { markerIcon } from './markerIcon';
 import { formatDuration, formatTime } from './viewWindow';
 
@@ -48,6 +49,7 @@ function eventDetails(context: DetailsContext, event: RebalanceEvent, index: num
   if (event.reconciliation) {
     parts.push(h('h3', { text: 'Reconciliation' }), reconciliationFacts(event.reconciliation));
   }
+  parts.push(...transactionDetails(context, index));
   if (event.kind === 'sync-completed' && hasReconciliation(model)) {
     parts.push(h('h3', { text: `Convergence to epoch ${event.generation}` }), convergenceTable(context, event.generation));
   }
@@ -75,6 +77,7 @@ function summary(context: DetailsContext): HTMLElement[] {
       ['Average', durations.length > 0 ? formatDuration(durations.reduce((a, b) => a + b, 0) / durations.length) : null],
       ['Consumption stopped', model.rebalances.length > 0 ? formatDuration(stopped) : null],
       ['Slowest convergence', slowestConvergence(model)],
+      ...transactionSummary(model),
       ['From', model.events.length > 0 ? formatTime(model.start, timeBase, 1, true) : null],
       ['To', model.events.length > 0 ? formatTime(model.end, timeBase, 1, true) : null],
     ]),
@@ -144,17 +147,6 @@ function assignmentTable(model: TimelineModel, changes: readonly MemberAssignmen
     h('thead', {}, [h('tr', {}, [h('th', { text: 'Member' }), h('th', { text: 'Revoked' }), h('th', { text: 'Assigned' })])]),
     body,
   ]);
-}
-
-function definitionList(rows: Array<[string, string | null | undefined]>): HTMLElement {
-  const list = h('dl', { className: 'facts' });
-  for (const [term, value] of rows) {
-    if (value === null || value === undefined || value === '') {
-      continue;
-    }
-    list.append(h('dt', { text: term }), h('dd', { text: value }));
-  }
-  return list;
 }
 
 /** A member as its lane names it (client id and the start of its UUID, or its static instance id). */

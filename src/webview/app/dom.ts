@@ -62,3 +62,15 @@ function append(element: Element, children: Child[]): void {
 function formatNumber(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(2);
 }
+
+/** Term and value pairs as a definition list; rows without a value are left out. */
+export function definitionList(rows: Array<[string, string | null | undefined]>): HTMLElement {
+  const list = h('dl', { className: 'facts' });
+  for (const [term, value] of rows) {
+    if (value === null || value === undefined || value === '') {
+      continue;
+    }
+    list.append(h('dt', { text: term }), h('dd', { text: value }));
+  }
+  return list;
+}

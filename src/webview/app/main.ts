@@ -238,6 +238,10 @@ function legend(): HTMLElement {
     swatch('stop-eager', 'Consumption stopped'),
     swatch('recon-revoking', 'Revoking'),
     swatch('recon-waiting', 'Waiting for partitions'),
+    swatch('txn-pending', 'Transaction open'),
+    swatch('txn-committed', 'Committed'),
+    swatch('txn-aborted', 'Aborted'),
+    swatch('lso-hold', 'LSO held (read_committed)'),
   ]);
 }
 

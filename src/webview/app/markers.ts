@@ -12,6 +12,11 @@ const TRIANGLE_DOWN = 'M -6 -5 L 6 -5 L 0 6 Z';
 const CROSS = 'M -5 -3 L -3 -5 L 0 -2 L 3 -5 L 5 -3 L 2 0 L 5 3 L 3 5 L 0 2 L -3 5 L -5 3 L -2 0 Z';
 const RING = 'M -6 0 A 6 6 0 1 0 6 0 A 6 6 0 1 0 -6 0 Z M -2.5 0 A 2.5 2.5 0 1 1 2.5 0 A 2.5 2.5 0 1 1 -2.5 0 Z';
 const BAR = 'M -1.5 -7 H 1.5 V 7 H -1.5 Z';
+const HOLLOW_CIRCLE = 'M -4 0 A 4 4 0 1 0 4 0 A 4 4 0 1 0 -4 0 Z M -2 0 A 2 2 0 1 1 2 0 A 2 2 0 1 1 -2 0 Z';
+const CHECK = 'M -5 0 L -3 -2 L -1 1 L 4 -5 L 6 -3 L -1 5 Z';
+const SLASH = 'M -5 3 L 3 -5 L 5 -3 L -3 5 Z';
+const HOLD_START = 'M -1 -6 H 5 V -4 H 1 V 4 H 5 V 6 H -1 Z';
+const HOLD_END = 'M 1 -6 H -5 V -4 H -1 V 4 H -5 V 6 H 1 Z';
 
 export const MARKER_PATHS: Record<RebalanceEventKind, string> = {
   'member-joined': CIRCLE,
@@ -25,4 +30,9 @@ export const MARKER_PATHS: Record<RebalanceEventKind, string> = {
   'assignment-changed': DIAMOND,
   'offsets-committed': SMALL_CIRCLE,
   'offsets-reset': SMALL_SQUARE,
+  'transaction-offsets': HOLLOW_CIRCLE,
+  'transaction-committed': CHECK,
+  'transaction-aborted': SLASH,
+  'lso-held': HOLD_START,
+  'lso-released': HOLD_END,
 };

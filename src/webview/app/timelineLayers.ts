@@ -45,6 +45,11 @@ const KIND_RANK: Record<RebalanceEventKind, number> = {
   'offsets-reset': 4,
   'sync-completed': 3,
   'state-changed': 2,
+  'transaction-aborted': 4,
+  'lso-held': 4,
+  'lso-released': 3,
+  'transaction-committed': 2,
+  'transaction-offsets': 1,
   'offsets-committed': 1,
 };
 

@@ -12,6 +12,7 @@ import { AXIS_HEIGHT, BOTTOM_PAD, drawingWidth, fittedLaneHeight, GROUP_LANE_HEI
 import { drawTimeAxis, laneAxis } from './timelineAxes';
 import { TimelineInput, type InputTarget } from './timelineInput';
 import { cursor, generationRules, laneSpans, markers, phaseBands, rebalanceBars, reconciliationBars, stopWindows, type HitTarget, type PlotLayers } from './timelineLayers';
+import { lsoHoldBars, transactionBars } from './transactionLayers';
 import { fitWindow, revealTime, zoomWindow, type ViewWindow } from './viewWindow';
 
 const ZOOM_STEP = 1.6;
@@ -260,6 +261,8 @@ export class TimelineView implements InputTarget {
     rebalanceBars(layers, batch, texts);
     laneSpans(layers, firstLane, lastLane, batch);
     reconciliationBars(layers, laneVisible, batch);
+    transactionBars(layers, batch);
+    lsoHoldBars(layers, laneVisible, batch);
     const highlighted = markers(layers, laneVisible, batch);
     this.drawnHits = layers.hits;
     const clipped = s('g', { 'clip-path': 'url(#plot-clip)' });

@@ -32,4 +32,32 @@ describe('timeline/OffsetsTopicEventLog', () => {
     assert.throws(() => log.ingest(null, null, 0), /without a key/);
     assert.throws(() => log.ingest(groupKey('g'), i16(9), 0), /unsupported version 9/);
   });
+
+  it('stages the offsets a transaction commits until its marker, per partition and producer', () => {
+    const log = new OffsetsTopicEventLog();
+    log.ingest(groupKey('g'), groupValue(3, [['a', [0, 1]]]), 100);
+    const txn = { partition: 7, producerId: 4001, producerEpoch: 2 };
+    const key = (group: string, partition: number): Uint8Array => concat(i16(1), str(group), str('orders'), i32(partition));
+    assert.deepEqual(log.ingest(key('g', 0), Uint8Array.from([0, 3]), 200, txn), []);
+    log.ingest(key('g', 1), Uint8Array.from([0, 3]), 201, txn);
+    log.ingest(key('h', 0), Uint8Array.from([0, 3]), 201, txn);
+    const staged = log.endBatch();
+    assert.deepEqual(staged.map((e) => [e.groupId, e.kind, e.time, e.generation, e.transaction?.partitions.map((p) => p.partition)]), [
+      ['g', 'transaction-offsets', 201, 3, [0, 1]],
+      ['h', 'transaction-offsets', 201, 0, [0]],
+    ]);
+    assert.equal(staged[0].transaction?.producerId, 4001);
+    assert.equal(staged[0].transaction?.producerEpoch, 2);
+    // A plain commit of the same group makes no event; a marker of another producer or partition resolves nothing.
+    assert.deepEqual(log.ingest(key('g', 0), Uint8Array.from([0, 3]), 250), []);
+    assert.deepEqual(log.endBatch(), []);
+    assert.deepEqual(log.ingestMarker({ ...txn, producerId: 5 }, 'COMMIT', 260), []);
+    assert.deepEqual(log.ingestMarker({ ...txn, partition: 8 }, 'COMMIT', 260), []);
+    const ended = log.ingestMarker(txn, 'ABORT', 300);
+    assert.deepEqual(ended.map((e) => [e.groupId, e.kind, e.time]), [['g', 'transaction-aborted', 300], ['h', 'transaction-aborted', 300]]);
+    assert.match(ended[0].cause ?? '', /2 offset\(s\) dropped: producer 4001 \(epoch 2\) wrote its ABORT marker/);
+    // The marker is read once: a repeat (a refetch) adds nothing.
+    assert.deepEqual(log.ingestMarker(txn, 'ABORT', 300), []);
+    assert.deepEqual(log.events('g').map((e) => e.kind).slice(-2), ['transaction-offsets', 'transaction-aborted']);
+  });
 });

@@ -87,4 +87,23 @@ describe('webview/eventColumns', () => {
     assert.throws(() => decodeEvents({ ...columns, recAt: at }), /event 0 refers to reconciliation \d+ of \d+/);
     assert.equal(isEventColumns({ ...columns, recState: Array.from(columns.recState) }), false);
   });
+
+  it('round-trips transactions (producer, epoch, transactional id, partitions, LSO) and refuses a bad reference to one', () => {
+    const events: RebalanceEvent[] = [
+      { groupId: 'g', time: 10, kind: 'transaction-offsets', generation: 3, transaction: { producerId: 4001, producerEpoch: 2, transactionalId: 'pay<tx>-3', partitions: [{ topic: 'orders', partition: 0 }, { topic: 'orders', partition: 1 }] } },
+      { groupId: 'g', time: 11, kind: 'offsets-committed', generation: 3 },
+      { groupId: 'g', time: 12, kind: 'lso-held', generation: 3, transaction: { producerId: 2 ** 40, producerEpoch: -1, partitions: [{ topic: 'orders', partition: 1 }], offset: 1204 } },
+      { groupId: 'g', time: 20, kind: 'transaction-aborted', generation: 3, transaction: { producerId: 4001, producerEpoch: 2, partitions: [] } },
+    ];
+    const columns = encodeEvents(events);
+    assert.deepEqual(normalized(decodeEvents(columns)), normalized(events));
+    assert.equal(columns.txnProducerId.length, 3);
+    const at = Int32Array.from(columns.txnAt);
+    at[1] = 3;
+    assert.throws(() => decodeEvents({ ...columns, txnAt: at }), /event 1 refers to transaction 3 of 3/);
+    const ids = Float64Array.from(columns.txnProducerId);
+    ids[0] = 0.5;
+    assert.throws(() => decodeEvents({ ...columns, txnProducerId: ids }), /transaction 0 has producer id 0.5/);
+    assert.equal(isEventColumns({ ...columns, txnPartTopic: Array.from(columns.txnPartTopic) }), false);
+  });
 });

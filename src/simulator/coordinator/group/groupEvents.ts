@@ -2,7 +2,7 @@
  * The coordinator's output for a group at the clock's time: the rebalance events (the timeline's
  * source) and the records it appends to `__consumer_offsets`.
  */
-import type { GroupState, RebalanceEvent, RebalanceEventKind } from '../../../model/types';
+import type { EventTransaction, GroupState, RebalanceEvent, RebalanceEventKind } from '../../../model/types';
 import type { VirtualClock } from '../../common/clock';
 import { NO_RECORD_WRITER, type CoordinatorRecord, type CoordinatorRecordWriter } from './coordinatorRecords';
 import type { EventLog } from '../../common/eventLog';
@@ -14,6 +14,7 @@ export interface GroupEventDetails {
   stateBefore?: GroupState;
   stateAfter?: GroupState;
   assignments?: RebalanceEvent['assignments'];
+  transaction?: EventTransaction;
 }
 
 /** The group fields an event records: its id, generation and state at the time. */
@@ -57,6 +58,9 @@ export class GroupEvents {
     }
     if (details.assignments) {
       event.assignments = details.assignments;
+    }
+    if (details.transaction) {
+      event.transaction = details.transaction;
     }
     this.events.emit(event);
   }

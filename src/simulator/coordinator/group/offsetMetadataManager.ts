@@ -4,6 +4,7 @@
  * transaction's offsets visible. It validates through the `Group` interface, so any group type can
  * hold offsets.
  */
+import type { TopicPartition } from '../../../model/types';
 import type { VirtualClock } from '../../common/clock';
 import type { CoordinatorConfig } from './coordinatorConfig';
 import { newOffsetCommitRecord, newOffsetCommitTombstoneRecord, type CoordinatorRecord } from './coordinatorRecords';
@@ -22,7 +23,7 @@ import type {
   Respond,
   TxnOffsetCommitRequest,
 } from '../../common/requests';
-import { PendingTransactionalOffsets, type PendingOffset, type PendingPartition } from './transactionalOffsets';
+import { PendingTransactionalOffsets, type PendingOffset } from './transactionalOffsets';
 import type { TransactionResult } from '../../log/transactionIndex';
 
 /** Whether a topic partition exists, for OffsetCommit validation. */
@@ -56,10 +57,20 @@ export class OffsetMetadataManager {
 
   /** sendOffsetsToTransaction: the offsets stay pending for the producer until its transaction ends. */
   commitTransactionalOffset(request: TxnOffsetCommitRequest, reply: Respond<OffsetCommitResponse>): void {
+    const staged: TopicPartition[] = [];
     this.commit(request, request.producerId, reply, (group, topic, partition, value) => {
       this.pendingOffsets.add(group.groupId, request.producerId, topic, partition, value);
+      staged.push({ topic, partition });
       return false;
     });
+    const group = this.groups.group(request.groupId);
+    if (staged.length > 0 && group) {
+      this.events.emit(group, 'transaction-offsets', {
+        member: group.members.get(request.memberId),
+        cause: `${staged.length} offset(s) staged by transactional producer ${request.producerId} (${request.transactionalId}), pending until its marker`,
+        transaction: { producerId: request.producerId, producerEpoch: request.producerEpoch ?? -1, transactionalId: request.transactionalId, partitions: staged },
+      });
+    }
   }
 
   /**
@@ -69,21 +80,23 @@ export class OffsetMetadataManager {
   replayEndTransactionMarker(groupId: string, producerId: number, result: TransactionResult): void {
     // The marker goes to the group's partition whether or not the group is still there.
     this.events.records.endTransaction(groupId, producerId, result);
+    const staged = this.pendingOffsets.list(groupId).filter((p) => p.producerId === producerId).length;
     const materialized = this.pendingOffsets.take(groupId, producerId, result);
     const group = this.groups.group(groupId);
     if (!group || group.state === 'Dead') {
       return;
     }
-    const won = materialized.filter(({ topic, partition, value }: PendingPartition) => {
+    if (staged > 0) {
+      this.events.emit(group, result === 'COMMIT' ? 'transaction-committed' : 'transaction-aborted', {
+        cause: `${staged} offset(s) ${result === 'COMMIT' ? 'committed' : 'dropped'}: producer ${producerId} wrote its ${result} marker`,
+        transaction: { producerId, producerEpoch: -1, partitions: [] },
+      });
+    }
+    for (const { topic, partition, value } of materialized) {
       const existing = group.committed(topic, partition);
-      if (existing && (existing.recordOffset ?? -1) > value.recordOffset) {
-        return false;
+      if (!existing || (existing.recordOffset ?? -1) <= value.recordOffset) {
+        group.commit(topic, partition, value);
       }
-      group.commit(topic, partition, value);
-      return true;
-    });
-    if (won.length > 0) {
-      this.events.emit(group, 'offsets-committed', { cause: `${won.length} offset(s) committed by transactional producer ${producerId}` });
     }
   }
 

@@ -25,12 +25,23 @@ describe('exactly-once scenario', () => {
     simulation.dispose();
   });
 
-  it('runs to the end without errors and logs the transactional commit as an offsets-committed event', () => {
+  it('runs to the end without errors and logs each transaction that staged offsets, pending, then committed or aborted', () => {
     const { events } = runScenario(EXACTLY_ONCE_SCENARIO);
-    const committed = events.filter((e) => e.groupId === 'payments-enricher' && e.kind === 'offsets-committed');
+    const transactional = events.filter((e) => e.groupId === 'payments-enricher' && e.kind.startsWith('transaction-'));
     assert.deepEqual(
-      committed.map((e) => [e.time, e.cause]),
-      [[11000, '2 offset(s) committed by transactional producer 0']],
+      transactional.map((e) => [e.time, e.kind, e.transaction?.producerId, e.cause]),
+      [
+        [10000, 'transaction-offsets', 0, '2 offset(s) staged by transactional producer 0 (enricher-tx), pending until its marker'],
+        [11000, 'transaction-committed', 0, '2 offset(s) committed: producer 0 wrote its COMMIT marker'],
+        [20000, 'transaction-offsets', 0, '2 offset(s) staged by transactional producer 0 (enricher-tx), pending until its marker'],
+        [22000, 'transaction-aborted', 0, '2 offset(s) dropped: producer 0 wrote its ABORT marker'],
+        // The third transaction is still open at the end: its offsets stay pending.
+        [30000, 'transaction-offsets', 0, '2 offset(s) staged by transactional producer 0 (enricher-tx), pending until its marker'],
+      ],
     );
+    const staged = transactional[0].transaction;
+    assert.equal(staged?.transactionalId, 'enricher-tx');
+    assert.deepEqual(staged?.partitions, [{ topic: 'payments', partition: 0 }, { topic: 'payments', partition: 1 }]);
+    assert.equal(events.filter((e) => e.groupId === 'payments-enricher' && e.kind === 'offsets-committed').length, 0);
   });
 });

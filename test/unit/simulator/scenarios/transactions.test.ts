@@ -33,7 +33,8 @@ describe('transactions scenario', () => {
 
   it('runs to the end without errors, the enricher committing its offsets in every transaction but the aborted one', () => {
     const { events } = runScenario(TRANSACTIONS_SCENARIO);
-    const commits = events.filter((e) => e.groupId === 'payments-enricher' && e.kind === 'offsets-committed').map((e) => e.time);
+    const commits = events.filter((e) => e.groupId === 'payments-enricher' && e.kind === 'transaction-committed').map((e) => e.time);
     assert.deepEqual(commits, [11000, 26000, 43000, 63000, 83000, 113000]);
+    assert.deepEqual(events.filter((e) => e.groupId === 'payments-enricher' && e.kind === 'transaction-aborted').map((e) => e.time), [22000]);
   });
 });

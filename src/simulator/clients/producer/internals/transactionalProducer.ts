@@ -240,6 +240,7 @@ export class TransactionalProducer {
       {
         transactionalId: this.transactionalId,
         producerId: this.producerId,
+        producerEpoch: this.epoch,
         groupId: group.groupId,
         generationId: group.generationId,
         memberId: group.memberId,
