@@ -68,6 +68,8 @@ export const CONTEXT_KEYS = {
   simulatorActive: 'kafkaGroupLens.simulatorActive',
   /** Set while the view's group filter hides groups; shows Clear Filter on the view's title bar. */
   groupFilterActive: 'kafkaGroupLens.groupFilterActive',
+  /** Set while any cluster (the simulator or a real one) is registered; the agent's cluster tools need one. */
+  hasClusters: 'kafkaGroupLens.hasClusters',
 } as const;
 
 /** Setting keys, in full (`workspace.getConfiguration().get(SETTINGS.x)`). */

@@ -1,5 +1,6 @@
 /** Wires the sources, the consumer-group view and the commands; nothing else lives here. */
 import * as vscode from 'vscode';
+import { CONTEXT_KEYS } from './constants';
 import { registerConnectionCommands } from './commands/connectionCommands';
 import { registerExposeCommands } from './commands/exposeCommands';
 import { SimulatorExposures } from './commands/simulatorExposures';
@@ -41,6 +42,10 @@ export function activate(context: vscode.ExtensionContext): KafkaGroupLensApi {
   const exposures = new SimulatorExposures();
   const connections = new ConnectionStore(context.secrets);
   const view = createGroupsView(sources, log, undefined, context.workspaceState);
+  // The agent's cluster tools are offered (their `when` clause) only while there is a cluster to ask.
+  const updateHasClusters = (): void => void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.hasClusters, sources.list().length > 0);
+  context.subscriptions.push({ dispose: sources.onDidChangeSources(updateHasClusters) });
+  updateHasClusters();
   context.subscriptions.push(
     view,
     manageSimulatorSource(sources, log),

@@ -19,7 +19,7 @@ interface AdapterModule {
 }
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as {
-  contributes: { languageModelTools: Array<{ name: string; toolReferenceName: string; modelDescription: string; inputSchema: { required?: string[]; properties: Record<string, unknown> } }> };
+  contributes: { languageModelTools: Array<{ name: string; when?: string; toolReferenceName: string; modelDescription: string; inputSchema: { required?: string[]; properties: Record<string, unknown> } }> };
 };
 
 const log = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined, trace: () => undefined };
@@ -85,6 +85,12 @@ describe('chat/languageModelTools under the vscode stub', () => {
     await executeReset.prepareInvocation?.({ input }, undefined);
     const done = answerText(await executeReset.invoke({ input, toolInvocationToken: {} }, undefined));
     assert.match(done, /Committed 3 offset\(s\) of billing-archive/);
+  });
+
+  it('offers the tools that need a cluster only while one is registered (their when clause); simulate needs none', () => {
+    for (const declared of manifest.contributes.languageModelTools) {
+      assert.equal(declared.when, declared.name === 'kafkaGroupLens_simulate' ? undefined : 'kafkaGroupLens.hasClusters', declared.name);
+    }
   });
 
   it('declares every registered tool in package.json with a reference name, a model description and a schema', () => {

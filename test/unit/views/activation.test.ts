@@ -85,6 +85,8 @@ describe('extension activation (vscode stub, real simulator)', function () {
     const clusterRow = await cluster();
     assert.equal(item(clusterRow).label, 'Simulator (demo)');
     assert.equal(host.contextKeys.get('kafkaGroupLens.simulatorActive'), true);
+    // The agent's cluster tools (their `when` clause) are offered once a cluster is registered.
+    assert.equal(host.contextKeys.get('kafkaGroupLens.hasClusters'), true);
 
     const weird = await groupRow('<b>weird</b>&group');
     const weirdItem = item(weird);
@@ -199,6 +201,7 @@ describe('extension activation (vscode stub, real simulator)', function () {
     host.setConfig('kafkaGroupLens.simulator.enabled', false);
     await waitFor('the cluster row to go', async () => ((await children()).length === 0 ? true : undefined));
     await waitFor('the context key to clear', () => (host.contextKeys.get('kafkaGroupLens.simulatorActive') === false ? true : undefined));
+    await waitFor('no cluster for the agent\'s tools', () => (host.contextKeys.get('kafkaGroupLens.hasClusters') === false ? true : undefined));
     await turn();
   });
 
