@@ -8,8 +8,8 @@ import * as vscode from 'vscode';
 import { WEBVIEW_PANELS } from '../constants';
 import type { ClusterSource, Unsubscribe } from '../model/clusterSource';
 import type { RebalanceEvent } from '../model/types';
-import { LsoHoldObserver, mergeByTime } from '../timeline/lsoHoldObserver';
-import { failureKind, needsUserAction } from '../model/sourceFailure';
+import { mergeByTime } from '../timeline/lsoHoldObserver';
+import { LSO_CHECK_INTERVAL_MS, LsoHoldWatch } from './lsoHoldWatch';
 import { SnapshotObserver } from '../timeline/snapshotObserver';
 import { encodeEvents } from './eventColumns';
 import { eventDelta } from './eventDelta';
@@ -23,9 +23,6 @@ import { errorMessage } from '../protocol/errors';
 const POLL_INTERVAL_MS = 5000;
 /** Change notifications arrive in bursts (one per simulator tick); coalesce them. */
 const PUSH_DEBOUNCE_MS = 100;
-/** How often, at most, a panel following a source's event log also reads the group for its LSO holds. */
-const LSO_CHECK_INTERVAL_MS = 5000;
-const LSO_MAX_BACKOFF_MS = 5 * 60 * 1000;
 
 function panelKey(sourceId: string, groupId: string): string {
   return JSON.stringify([sourceId, groupId]);
@@ -96,14 +93,8 @@ export class TimelinePanel implements vscode.Disposable {
   /** Set when the source keeps no event log, or cannot keep this group's: the events are inferred from polls instead. */
   private observer: SnapshotObserver | undefined;
   /** Open transactions holding the LSO of the group's partitions, from its snapshots. */
-  private lsoHolds: LsoHoldObserver;
-  /** When (wall clock) the group was last read for its LSO holds while following an event log. */
-  private lsoCheckedAt = -Infinity;
+  private lsoHolds: LsoHoldWatch;
   private lsoTimer: ReturnType<typeof setInterval> | undefined;
-  /** The last LSO check's failure, logged once until one succeeds. */
-  private lsoFailure: string | undefined;
-  /** Wait before the next LSO check after failures: doubles up to LSO_MAX_BACKOFF_MS; a login or ACL failure stops them. */
-  private lsoBackoffMs = 0;
   /** Why the source's own history is unavailable, once it said so. */
   private historyUnavailable: string | undefined;
   private stopHistory: Unsubscribe | undefined;
@@ -124,7 +115,7 @@ export class TimelinePanel implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.observer = source.rebalanceEvents ? undefined : new SnapshotObserver();
-    this.lsoHolds = new LsoHoldObserver(groupId);
+    this.lsoHolds = this.newLsoHoldWatch();
     const webview = panel.webview;
     webview.html = timelineHtml({
       cspSource: webview.cspSource,
@@ -190,9 +181,7 @@ export class TimelinePanel implements vscode.Disposable {
     this.detached = false;
     this.source = source;
     this.observer = source.rebalanceEvents ? undefined : new SnapshotObserver();
-    this.lsoHolds = new LsoHoldObserver(this.groupId);
-    this.lsoCheckedAt = -Infinity;
-    this.lsoBackoffMs = 0;
+    this.lsoHolds = this.newLsoHoldWatch();
     this.historyUnavailable = undefined;
     this.log.info(`Timeline ${this.groupId}: its cluster was reconnected; following the new connection`);
     if (this.ready) {
@@ -261,7 +250,7 @@ export class TimelinePanel implements vscode.Disposable {
     }
     this.log.warn(`Timeline ${this.groupId}: ${reason}; inferring its events from DescribeGroups polls instead`);
     this.observer = new SnapshotObserver();
-    this.lsoHolds = new LsoHoldObserver(this.groupId);
+    this.lsoHolds = this.newLsoHoldWatch();
     this.historyUnavailable = reason;
     if (this.ready) {
       this.startWatching();
@@ -323,7 +312,7 @@ export class TimelinePanel implements vscode.Disposable {
   private async currentEvents(): Promise<RebalanceEvent[]> {
     if (!this.observer) {
       const events = this.source.rebalanceEvents?.(this.groupId) ?? [];
-      await this.checkLsoHolds();
+      await this.lsoHolds.check(this.source);
       return mergeByTime(events, this.lsoHolds.events());
     }
     const detail = await this.source.describeGroup(this.groupId);
@@ -332,36 +321,12 @@ export class TimelinePanel implements vscode.Disposable {
     }
     const now = Date.now();
     this.observer.observe(detail, now);
-    this.lsoHolds.observe(detail, now);
+    this.lsoHolds.observer.observe(detail, now);
     return mergeByTime(this.observer.events(this.groupId), this.lsoHolds.events());
   }
 
-  /** Reads the group for its LSO holds, at most once per LSO_CHECK_INTERVAL_MS; a failure keeps the event log shown. */
-  private async checkLsoHolds(): Promise<void> {
-    const wall = Date.now();
-    if (wall - this.lsoCheckedAt < LSO_CHECK_INTERVAL_MS + this.lsoBackoffMs || this.lsoBackoffMs === Infinity) {
-      return;
-    }
-    this.lsoCheckedAt = wall;
-    const observer = this.lsoHolds;
-    try {
-      const detail = await this.source.describeGroup(this.groupId);
-      if (detail.error !== undefined) {
-        throw new Error(detail.error);
-      }
-      observer.observe(detail, this.source.now?.() ?? Date.now());
-      this.lsoFailure = undefined;
-      this.lsoBackoffMs = 0;
-    } catch (error) {
-      const reason = errorMessage(error);
-      // Credentials and ACLs only the user can mend: never log in again on our own.
-      const stop = needsUserAction(failureKind(error));
-      this.lsoBackoffMs = stop ? Infinity : Math.min(Math.max(this.lsoBackoffMs * 2, LSO_CHECK_INTERVAL_MS), LSO_MAX_BACKOFF_MS);
-      if (reason !== this.lsoFailure || stop) {
-        this.lsoFailure = reason;
-        this.log.warn(`Timeline ${this.groupId}: could not read the group for transactions holding its LSO: ${reason}${stop ? ' (not retried: reopen the panel once it is mended)' : ''}`);
-      }
-    }
+  private newLsoHoldWatch(): LsoHoldWatch {
+    return new LsoHoldWatch(this.groupId, (message) => this.log.warn(message));
   }
 
   private timeBase(): TimeBase {
