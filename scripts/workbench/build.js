@@ -40,7 +40,25 @@ function buildAndPackage({ production = true, out = vsixPath } = {}) {
   return out;
 }
 
-module.exports = { buildAndPackage };
+/** The workbench tests' stand-in for a language model (test/vscode/scriptedAgent), packaged beside the extension. */
+const scriptedAgentDir = path.join(repoRoot, 'test', 'vscode', 'scriptedAgent');
+const scriptedAgentVsix = path.join(repoRoot, 'dist', 'kgl-scripted-agent.vsix');
+/** Its id, for code-server's --enable-proposed-api (it uses the proposed chat participant and model APIs). */
+const scriptedAgentId = 'kgl-test.kgl-scripted-agent';
+
+function packageScriptedAgent() {
+  const vsce = require.resolve('@vscode/vsce/vsce', { paths: [repoRoot] });
+  const result = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', scriptedAgentVsix], {
+    cwd: scriptedAgentDir,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (result.status !== 0) {
+    throw new Error(`packaging the scripted agent failed (exit ${result.status ?? result.signal})`);
+  }
+  return scriptedAgentVsix;
+}
+
+module.exports = { buildAndPackage, packageScriptedAgent, scriptedAgentId };
 
 if (require.main === module) {
   try {

@@ -6,7 +6,7 @@
 const { spawn } = require('child_process');
 const fs = require('fs');
 const path = require('path');
-const { buildAndPackage } = require('./build');
+const { buildAndPackage, packageScriptedAgent, scriptedAgentId } = require('./build');
 const { ensureCodeServer } = require('./install');
 const { ensureDebianPackages } = require('../debianPackages');
 const { repoRoot, vsixPath, artifactsDir, chromiumPath, chromiumArgs } = require('./paths');
@@ -35,6 +35,7 @@ async function main() {
   // Chromium drives the workbench; code-server's build packages are ensured by ensureCodeServer.
   ensureDebianPackages('test:workbench', ['chromium']);
   buildAndPackage();
+  const scriptedAgentVsix = packageScriptedAgent();
   ensureCodeServer();
   fs.mkdirSync(artifactsDir, { recursive: true });
   // Failure pictures of an earlier run would pass for this run's.
@@ -43,7 +44,13 @@ async function main() {
   }
 
   log('starting code-server with the extension installed');
-  const workbench = await startWorkbench({ vsixPath, keepProfile: process.env.KGL_KEEP_PROFILE === '1' });
+  // The scripted agent stands in for a language model, so a tool's confirmation can be shown in the chat.
+  const workbench = await startWorkbench({
+    vsixPath,
+    extraVsixPaths: [scriptedAgentVsix],
+    extraArgs: ['--enable-proposed-api', scriptedAgentId],
+    keepProfile: process.env.KGL_KEEP_PROFILE === '1',
+  });
   log(`workbench at ${workbench.workspaceUrl}`);
   const stopOnSignal = () => void workbench.stop().then(() => process.exit(130));
   process.once('SIGINT', stopOnSignal);

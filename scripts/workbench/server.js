@@ -181,7 +181,8 @@ function stopProcess(child, graceMs = 5000) {
  * Starts code-server with a fresh profile and the given .vsix installed.
  * options: vsixPath (the extension to install; omit it when the page loads the extension under development),
  * folder (workspace to open), port (else a free one), settings (extra user settings),
- * keepProfile (leave the temp folder for inspection), startTimeoutMs.
+ * keepProfile (leave the temp folder for inspection), startTimeoutMs, extraVsixPaths (more extensions to install),
+ * extraArgs (more code-server arguments, e.g. --enable-proposed-api <id>).
  * Returns { port, url, folder, workspaceUrl, profile, exited (resolves with { code, signal }), stop() }.
  */
 async function startWorkbench(options) {
@@ -196,9 +197,11 @@ async function startWorkbench(options) {
   // Without a folder of its own the workbench opens an empty workspace inside the temp profile.
   const folder = path.resolve(options.folder ?? path.join(profile.root, 'workspace'));
   fs.mkdirSync(folder, { recursive: true });
-  if (options.vsixPath) {
+  if (options.vsixPath || options.extraVsixPaths) {
     try {
-      installExtension(profile, options.vsixPath);
+      for (const vsix of [options.vsixPath, ...(options.extraVsixPaths ?? [])].filter(Boolean)) {
+        installExtension(profile, vsix);
+      }
     } catch (error) {
       fs.rmSync(profile.root, { recursive: true, force: true });
       throw error;
@@ -209,7 +212,7 @@ async function startWorkbench(options) {
   const child = spawn(
     process.execPath,
     [...codeServerArgs(profile), '--auth', 'none', '--bind-addr', `${host}:${port}`, '--disable-telemetry', '--disable-update-check',
-      '--disable-workspace-trust', '--disable-getting-started-override', '--ignore-last-opened', folder],
+      '--disable-workspace-trust', '--disable-getting-started-override', '--ignore-last-opened', ...(options.extraArgs ?? []), folder],
     { detached: true, stdio: ['ignore', logStream, logStream], env: codeServerEnv(profile) },
   );
   fs.closeSync(logStream);
