@@ -23,6 +23,7 @@ interface Manifest {
     viewsWelcome?: Array<{ view: string }>;
     viewsContainers: { activitybar: Array<{ id: string; icon: string }> };
     configuration: { properties: Record<string, { default: unknown; enum?: unknown[] }> };
+    languageModelTools: Array<{ name: string; when?: string }>;
   };
 }
 
@@ -77,7 +78,8 @@ describe('constants against package.json', () => {
   it('uses exactly the context keys constants names in when clauses', () => {
     const builtIn = new Set(['view', 'viewItem', 'false', 'true']);
     const used = new Set<string>();
-    for (const entries of Object.values(contributes.menus)) {
+    // The menus' when clauses and the agent tools' (`contributes.languageModelTools[].when`).
+    for (const entries of [...Object.values(contributes.menus), contributes.languageModelTools]) {
       for (const { when } of entries) {
         // Identifiers outside regex literals: `viewItem =~ /^kgl:group:/` yields only viewItem.
         for (const [name] of (when ?? '').replace(/\/[^/]*\//g, '').matchAll(/[A-Za-z][\w.]*/g)) {
