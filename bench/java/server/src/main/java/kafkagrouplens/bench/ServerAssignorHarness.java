@@ -53,10 +53,12 @@ public final class ServerAssignorHarness {
             check(args[1]);
         } else if (args.length >= 2 && args[0].equals("reconcile")) {
             CurrentAssignmentHarness.check(args[1]);
+        } else if (args.length >= 2 && args[0].equals("streams")) {
+            StreamsAssignorHarness.check(args[1]);
         } else if (args.length >= 3 && args[0].equals("bench")) {
             bench(args[1], Integer.parseInt(args[2]));
         } else {
-            System.err.println("usage: check FILE | reconcile FILE | bench FILE RUNS");
+            System.err.println("usage: check FILE | reconcile FILE | streams FILE | bench FILE RUNS");
             System.exit(2);
         }
     }
