@@ -19,7 +19,7 @@ function ours(testCase: StreamsAssignorCase): string {
   try {
     return canonicalStreamsJson(assignStickyTasks(testCase, testCase.subtopologies));
   } catch (error) {
-    return `error: ${(error as Error).message}`;
+    return `{"error":${JSON.stringify(`org.apache.kafka.coordinator.group.api.streams.assignor.TaskAssignorException: ${(error as Error).message}`)}}`;
   }
 }
 
@@ -31,7 +31,8 @@ function compare(harness: Extract<JavaHarness, { available: true }>, cases: Stre
   return cases.map((testCase, i) => {
     const javaLine = javaLines[i] ?? '';
     const actual = ours(testCase);
-    const same = javaLine.startsWith('{"error":') ? actual.startsWith('error:') : actual === javaLine;
+    // Errors too are compared exactly: Kafka's TaskAssignorException text against ours.
+    const same = actual === javaLine;
     if (!same && shown++ < 3) {
       console.log(`MISMATCH\n  input: ${JSON.stringify(testCase).slice(0, 4000)}\n  kafka: ${javaLine.slice(0, 2000)}\n  ours:  ${actual.slice(0, 2000)}`);
     }
@@ -58,7 +59,7 @@ function main(): void {
     const cases = Array.from({ length: perKind }, () => randomStreamsCase(random, options));
     const equal = compare(harness, cases, path.join(cacheDir, 'streams-cross-check-small.json')).filter(Boolean).length;
     failures += perKind - equal;
-    const errors = cases.filter((testCase) => ours(testCase).startsWith('error:')).length;
+    const errors = cases.filter((testCase) => ours(testCase).startsWith('{"error":')).length;
     console.log(`sticky, current state: ${current.padEnd(9)} ${equal}/${perKind} equal to Kafka 4.4.0 (${errors} rejected by both)`);
   }
   if (!process.argv.includes('--no-large')) {

@@ -62,7 +62,8 @@ function randomSubtopologies(random: SeededRandom, options: StreamsCaseOptions):
 
 function randomMembers(random: SeededRandom, options: StreamsCaseOptions): StreamsMemberSpec[] {
   const processes = Array.from({ length: 1 + random.nextInt(options.maxProcesses) }, () => random.uuid());
-  const count = 1 + random.nextInt(options.maxMembers);
+  // Now and then an empty group, which Kafka rejects once it has a task to place.
+  const count = random.next() < 0.03 ? 0 : 1 + random.nextInt(options.maxMembers);
   return Array.from({ length: count }, () => ({ memberId: random.uuid(), processId: processes[random.nextInt(processes.length)] }));
 }
 

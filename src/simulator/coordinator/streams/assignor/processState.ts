@@ -14,9 +14,9 @@ export function taskKey(task: TaskId): string {
   return `${task.partition}\u0000${task.subtopologyId}`;
 }
 
-/** TaskId.toString(), the record's. */
+/** TaskId.toString() (Kafka 4.4: subtopology id and partition joined by an underscore, checked against the jar). */
 export function taskIdText(task: TaskId): string {
-  return `TaskId[subtopologyId=${task.subtopologyId}, partition=${task.partition}]`;
+  return `${task.subtopologyId}_${task.partition}`;
 }
 
 interface MemberLoad {
