@@ -9,9 +9,6 @@ import org.apache.kafka.coordinator.group.streams.assignor.GroupSpecImpl;
 import org.apache.kafka.coordinator.group.streams.assignor.MemberMetadataAndStateImpl;
 import org.apache.kafka.coordinator.group.streams.assignor.StickyTaskAssignor;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -26,7 +23,7 @@ import java.util.TreeSet;
 
 /**
  * Runs Kafka 4.4's streams-group StickyTaskAssignor (kafka-group-coordinator from Maven Central) on the JSON cases
- * bench/java/streamsAssignorCrossCheck.ts writes: [{members, configs: {numStandbyReplicas}, subtopologies}], members
+ * bench/java/server/streamsCrossCheck.ts writes: [{members, configs: {numStandbyReplicas}, subtopologies}], members
  * and subtopologies in the shape of src/simulator/coordinator/streams/assignor/types.ts. Members go into a
  * LinkedHashMap, so GroupSpecImpl.memberIds() iterates them in input order, as the TypeScript port takes them.
  *
@@ -39,18 +36,9 @@ final class StreamsAssignorHarness {
 
     @SuppressWarnings("unchecked")
     static void check(String file) throws Exception {
-        List<Object> cases = (List<Object>) MiniJson.parse(new String(Files.readAllBytes(Paths.get(file)), StandardCharsets.UTF_8));
-        StringBuilder out = new StringBuilder();
-        for (Object item : cases) {
-            try {
-                Map<String, Object> json = (Map<String, Object>) item;
-                GroupAssignment result = new StickyTaskAssignor().assign(groupSpec(json), topology((List<Object>) json.get("subtopologies")));
-                out.append(toJson(result)).append('\n');
-            } catch (RuntimeException e) {
-                out.append("{\"error\":").append(MiniJson.quote(e.toString())).append("}\n");
-            }
-        }
-        System.out.print(out);
+        ServerAssignorHarness.printEach(file,
+            json -> toJson(new StickyTaskAssignor().assign(groupSpec(json), topology((List<Object>) json.get("subtopologies")))),
+            RuntimeException::toString);
     }
 
     @SuppressWarnings("unchecked")

@@ -1,19 +1,17 @@
 /**
  * Cross-check of the streams groups' StickyTaskAssignor port (src/simulator/coordinator/streams/assignor) against
  * Kafka 4.4.0's own class from the kafka-group-coordinator jar: the same seeded random inputs
- * (bench/java/server/streamsAssignorCases.ts) run here and in StreamsAssignorHarness, results compared exactly.
- * Run with `npx tsx bench/java/streamsAssignorCrossCheck.ts [casesPerKind] [seed] [--no-large]`.
+ * (./streamsAssignorCases.ts) run here and in StreamsAssignorHarness, results and error texts compared exactly.
+ * Run through `npx tsx bench/java/serverCrossCheck.ts --streams [casesPerKind] [seed] [--no-large]`.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SeededRandom } from '../../src/simulator/common/random';
-import { assignStickyTasks } from '../../src/simulator/coordinator/streams/assignor/index';
-import { prepareServerAssignorHarness, type JavaHarness } from './javaHarness';
+import { SeededRandom } from '../../../src/simulator/common/random';
+import { assignStickyTasks } from '../../../src/simulator/coordinator/streams/assignor/index';
+import type { JavaHarness } from '../javaHarness';
 import {
   canonicalStreamsJson, largeStreamsCases, randomStreamsCase, type StreamsAssignorCase, type StreamsCurrentState,
-} from './server/streamsAssignorCases';
-
-const cacheDir = path.join(__dirname, '..', '..', '.cache', 'server-assignor-bench');
+} from './streamsAssignorCases';
 
 function ours(testCase: StreamsAssignorCase): string {
   try {
@@ -40,17 +38,8 @@ function compare(harness: Extract<JavaHarness, { available: true }>, cases: Stre
   });
 }
 
-function main(): void {
-  const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-  const perKind = Number(args[0] ?? 500);
-  const seed = Number(args[1] ?? 20261207);
-  const harness = prepareServerAssignorHarness();
-  if (!harness.available) {
-    console.log(`Java cross-check skipped: ${harness.reason}`);
-    process.exitCode = 1;
-    return;
-  }
-  fs.mkdirSync(cacheDir, { recursive: true });
+/** Runs the small random cases of each current-state kind and (unless `large` is false) the large ones; returns how many differ. */
+export function crossCheckStreams(harness: Extract<JavaHarness, { available: true }>, perKind: number, seed: number, large: boolean, cacheDir: string): number {
   const random = new SeededRandom(seed);
   let failures = 0;
   const currents: StreamsCurrentState[] = ['none', 'previous', 'random'];
@@ -62,17 +51,12 @@ function main(): void {
     const errors = cases.filter((testCase) => ours(testCase).startsWith('{"error":')).length;
     console.log(`sticky, current state: ${current.padEnd(9)} ${equal}/${perKind} equal to Kafka 4.4.0 (${errors} rejected by both)`);
   }
-  if (!process.argv.includes('--no-large')) {
+  if (large) {
     for (const { title, testCase } of largeStreamsCases(random)) {
       const [same] = compare(harness, [testCase], path.join(cacheDir, 'streams-cross-check-large.json'));
       failures += same ? 0 : 1;
       console.log(`large: ${title.padEnd(90)} ${same ? 'equal to Kafka 4.4.0' : 'DIFFERS'}`);
     }
   }
-  console.log(failures === 0 ? `all equal (seed ${seed})` : `${failures} differ (seed ${seed})`);
-  if (failures > 0) {
-    process.exitCode = 1;
-  }
+  return failures;
 }
-
-main();
