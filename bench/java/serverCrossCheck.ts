@@ -8,6 +8,8 @@
  * Run with `npx tsx bench/java/serverCrossCheck.ts [casesPerKind] [seed] [--no-large]`.
  * With `--reconciliation [cases] [seed]` it checks the KIP-848 engine's CurrentAssignmentBuilder instead: seeded
  * random reconciliation steps (bench/java/server/reconciliationCases.ts) against Kafka 4.4.0's own class.
+ * With `--streams [casesPerKind] [seed] [--no-large]` it checks the streams groups' StickyTaskAssignor port
+ * (bench/java/server/streamsCrossCheck.ts) against Kafka 4.4.0's StickyTaskAssignor.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -18,6 +20,7 @@ import { randomServerCase, type RandomSpecOptions, type ServerAssignorCase } fro
 import { largeServerCases, largeShareGroupCases } from '../serverAssignorCases';
 import { canonicalJson } from './canonicalAssignment';
 import { ourReconciliation, randomReconciliationCase } from './server/reconciliationCases';
+import { crossCheckStreams } from './server/streamsCrossCheck';
 import { prepareServerAssignorHarness, type JavaHarness } from './javaHarness';
 
 const cacheDir = path.join(__dirname, '..', '..', '.cache', 'server-assignor-bench');
@@ -109,19 +112,6 @@ function crossCheckReconciliation(harness: Extract<JavaHarness, { available: tru
 
 function main(): void {
   const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-  if (process.argv.includes('--reconciliation')) {
-    const harness = prepareServerAssignorHarness();
-    if (!harness.available) {
-      console.log(`Java cross-check skipped: ${harness.reason}`);
-      process.exitCode = 1;
-      return;
-    }
-    fs.mkdirSync(cacheDir, { recursive: true });
-    crossCheckReconciliation(harness, Number(args[0] ?? 20000), Number(args[1] ?? 20261203));
-    return;
-  }
-  const perKind = Number(args[0] ?? 300);
-  const seed = Number(args[1] ?? 20261203);
   const harness = prepareServerAssignorHarness();
   if (!harness.available) {
     console.log(`Java cross-check skipped: ${harness.reason}`);
@@ -129,6 +119,19 @@ function main(): void {
     return;
   }
   fs.mkdirSync(cacheDir, { recursive: true });
+  if (process.argv.includes('--reconciliation')) {
+    crossCheckReconciliation(harness, Number(args[0] ?? 20000), Number(args[1] ?? 20261203));
+    return;
+  }
+  if (process.argv.includes('--streams')) {
+    const seed = Number(args[1] ?? 20261207);
+    const failures = crossCheckStreams(harness, Number(args[0] ?? 500), seed, !process.argv.includes('--no-large'), cacheDir);
+    console.log(failures === 0 ? `all equal (seed ${seed})` : `${failures} differ (seed ${seed})`);
+    process.exitCode = failures > 0 ? 1 : 0;
+    return;
+  }
+  const perKind = Number(args[0] ?? 300);
+  const seed = Number(args[1] ?? 20261203);
   const random = new SeededRandom(seed);
   let failures = 0;
   const allKinds = kinds();

@@ -10,9 +10,6 @@ import org.apache.kafka.coordinator.group.modern.MemberState;
 import org.apache.kafka.coordinator.group.modern.consumer.ConsumerGroupMember;
 import org.apache.kafka.coordinator.group.modern.consumer.CurrentAssignmentBuilder;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -153,17 +150,7 @@ final class CurrentAssignmentHarness {
         return out.append('}').toString();
     }
 
-    @SuppressWarnings("unchecked")
     static void check(String file) throws Exception {
-        List<Object> cases = (List<Object>) MiniJson.parse(new String(Files.readAllBytes(Paths.get(file)), StandardCharsets.UTF_8));
-        StringBuilder out = new StringBuilder();
-        for (Object item : cases) {
-            try {
-                out.append(run((Map<String, Object>) item)).append('\n');
-            } catch (RuntimeException e) {
-                out.append("{\"error\":").append(MiniJson.quote(e.getClass().getSimpleName())).append("}\n");
-            }
-        }
-        System.out.print(out);
+        ServerAssignorHarness.printEach(file, CurrentAssignmentHarness::run, e -> e.getClass().getSimpleName());
     }
 }

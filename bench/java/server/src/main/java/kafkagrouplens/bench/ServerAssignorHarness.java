@@ -29,6 +29,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * Runs Kafka 4.4's server-side assignors (kafka-group-coordinator from Maven Central) on the JSON inputs that
@@ -37,6 +38,8 @@ import java.util.TreeSet;
  * initialized share state) as GroupSpecImpl's Optional topicPartitionAllowedMap; without it, Optional.empty().
  *
  *   check FILE          prints, per case, one line: {memberId: {topicId: [partitions ascending]}} or {"error": ...}
+ *   reconcile FILE      CurrentAssignmentHarness: KIP-848 reconciliation steps
+ *   streams FILE        StreamsAssignorHarness: the streams groups' StickyTaskAssignor
  *   bench FILE RUNS     one case; runs it RUNS times, prints {"runsMs": [...], "result": {...}}; timing covers
  *                       the assign call only
  *
@@ -53,10 +56,12 @@ public final class ServerAssignorHarness {
             check(args[1]);
         } else if (args.length >= 2 && args[0].equals("reconcile")) {
             CurrentAssignmentHarness.check(args[1]);
+        } else if (args.length >= 2 && args[0].equals("streams")) {
+            StreamsAssignorHarness.check(args[1]);
         } else if (args.length >= 3 && args[0].equals("bench")) {
             bench(args[1], Integer.parseInt(args[2]));
         } else {
-            System.err.println("usage: check FILE | reconcile FILE | bench FILE RUNS");
+            System.err.println("usage: check FILE | reconcile FILE | streams FILE | bench FILE RUNS");
             System.exit(2);
         }
     }
@@ -73,12 +78,21 @@ public final class ServerAssignorHarness {
     }
 
     private static void check(String file) throws Exception {
+        printEach(file, item -> toJson(toCase(item).run()), RuntimeException::toString);
+    }
+
+    /**
+     * Runs every case of a JSON array file and prints one line per case: what `run` returns, or
+     * {"error": errorText(e)} when it throws (shared by the harnesses of this package).
+     */
+    @SuppressWarnings("unchecked")
+    static void printEach(String file, Function<Map<String, Object>, String> run, Function<RuntimeException, String> errorText) throws Exception {
         StringBuilder out = new StringBuilder();
         for (Object item : readCases(file)) {
             try {
-                out.append(toJson(toCase(item).run())).append('\n');
+                out.append(run.apply((Map<String, Object>) item)).append('\n');
             } catch (RuntimeException e) {
-                out.append("{\"error\":").append(MiniJson.quote(e.toString())).append("}\n");
+                out.append("{\"error\":").append(MiniJson.quote(errorText.apply(e))).append("}\n");
             }
         }
         System.out.print(out);
