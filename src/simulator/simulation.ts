@@ -5,6 +5,7 @@
 import { VirtualClock } from './common/clock';
 import { SimCluster, type ClusterOptions } from './log/cluster';
 import { ClusterTopicImage } from './coordinator/group/consumerGroupSeams';
+import type { StreamsGroupConfig } from './coordinator/streams/streamsGroupConfig';
 import type { AssignorName, ConsumerSpec, ProducerSpec, SimulatedConsumerInfo, SimulatorControl } from './common/control';
 import { GroupCoordinator, type CoordinatorConfig } from './coordinator/group/groupCoordinator';
 import { CONSUMER_DEFAULTS, SimulatedConsumer, type ConsumerConfig } from './clients/consumer/consumer';
@@ -26,6 +27,8 @@ export interface SimulationOptions {
   startTime?: number;
   cluster?: ClusterOptions;
   coordinator?: Partial<CoordinatorConfig>;
+  /** The broker's group.streams.* configs (Kafka 4.4's defaults otherwise). */
+  streamsGroup?: Partial<StreamsGroupConfig>;
   /** Ring-buffer size of each group's event log. */
   eventsPerGroup?: number;
 }
@@ -65,6 +68,7 @@ export class Simulation implements SimulatorControl {
       options.coordinator,
       {
         metadataImage: new ClusterTopicImage(this.cluster),
+        streamsGroupConfig: options.streamsGroup,
         // One heartbeat's records are one batch in the group's __consumer_offsets partition.
         records: (batch) => {
           if (batch.length > 0) {

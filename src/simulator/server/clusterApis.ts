@@ -118,7 +118,8 @@ function findCoordinator(request: FindCoordinatorRequestData, ctx: RequestContex
   };
 }
 
-function createTopic(ctx: RequestContext, topic: CreatableTopic, validateOnly: boolean): CreatableTopicResult {
+/** One topic of CreateTopics (also the internal topics a streams heartbeat asks for), answered as Kafka answers it. */
+export function createTopic(ctx: RequestContext, topic: CreatableTopic, validateOnly: boolean): CreatableTopicResult {
   const partitions = topic.numPartitions === -1 ? DEFAULT_PARTITIONS : topic.numPartitions;
   const failed = (error: string, message: string): CreatableTopicResult => ({ name: topic.name, errorCode: errorCodeOf(error), errorMessage: message, numPartitions: -1, replicationFactor: -1, configs: null });
   const cluster = ctx.server.simulation.cluster;

@@ -3,7 +3,8 @@
  * for the simulator's coordinator to write them too: offset commits (OffsetCommitKey, value v4 as
  * 4.4 writes it, v1 only for the expire timestamp of old OffsetCommit versions, which the simulator
  * does not keep), classic groups' GroupMetadataKey/Value (value v3, Kafka's GROUP_METADATA_VALUE_VERSION),
- * and the KIP-848 consumer-group records (modern/consumer/records.ts builds them; v0). A null value is
+ * the KIP-848 consumer-group records (modern/consumer/records.ts builds them; v0) and the streams-group
+ * records (streams/records.ts; v0). A null value is
  * a tombstone. Encoded as CoordinatorRecordSerde does: key `[int16 record type][key v0]`, value
  * `[int16 version][value]`.
  */
@@ -15,6 +16,7 @@ import { OffsetCommitKey, type OffsetCommitKeyData } from '../../../protocol/mes
 import { OffsetCommitValue, type OffsetCommitValueData } from '../../../protocol/messages/offsetCommitValue';
 import type { MessageCodec } from '../../../protocol/runtime';
 import { encodeConsumerGroupRecord, type ConsumerGroupRecord } from '../../../timeline/consumerGroupRecords';
+import { STREAMS_GROUP_RECORDS, type StreamsGroupRecord } from '../../../timeline/streamsGroupRecords';
 import type { ClassicGroup } from './classic/classicGroup';
 import type { CommittedOffset } from './group';
 import type { ConsumerAssignment, ConsumerSubscription } from '../../common/requests';
@@ -28,7 +30,8 @@ export const OFFSET_COMMIT_VALUE_VERSION = 4;
 export type CoordinatorRecord =
   | { type: 'OffsetCommit'; key: OffsetCommitKeyData; value: OffsetCommitValueData | null }
   | { type: 'GroupMetadata'; key: GroupMetadataKeyData; value: GroupMetadataValueData | null }
-  | ConsumerGroupRecord;
+  | ConsumerGroupRecord
+  | StreamsGroupRecord;
 
 /** A record as it is stored and fetched: its key and value bytes (value null: tombstone). */
 export interface EncodedRecord {
@@ -131,6 +134,9 @@ export function recordKeyId(record: CoordinatorRecord): string {
       return `2\u0000${record.key.group}`;
     case 'ConsumerGroupMetadata':
     case 'ConsumerGroupTargetAssignmentMetadata':
+    case 'StreamsGroupMetadata':
+    case 'StreamsGroupTargetAssignmentMetadata':
+    case 'StreamsGroupTopology':
       return `${record.type}\u0000${record.key.groupId}`;
     case 'ConsumerGroupRegularExpression':
       return `${record.type}\u0000${record.key.groupId}\u0000${record.key.regularExpression}`;
@@ -159,6 +165,13 @@ export function encodeCoordinatorRecord(record: CoordinatorRecord): EncodedRecor
       return encodeWith(OffsetCommitKey, record.key, OffsetCommitValue, OFFSET_COMMIT_VALUE_VERSION, record.value);
     case 'GroupMetadata':
       return encodeWith(GroupMetadataKey, record.key, GroupMetadataValue, GROUP_METADATA_VALUE_VERSION, record.value);
+    case 'StreamsGroupMetadata':
+    case 'StreamsGroupMemberMetadata':
+    case 'StreamsGroupTargetAssignmentMetadata':
+    case 'StreamsGroupTargetAssignmentMember':
+    case 'StreamsGroupCurrentMemberAssignment':
+    case 'StreamsGroupTopology':
+      return STREAMS_GROUP_RECORDS.encode(record);
     default:
       return encodeConsumerGroupRecord(record);
   }

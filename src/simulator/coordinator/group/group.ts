@@ -46,8 +46,14 @@ export interface Group {
   readonly offsets: Map<string, Map<number, CommittedOffset>>;
   /** Group.isEmpty: no members; the group may be deleted once its offsets are gone. */
   isEmpty(): boolean;
-  /** Group.validateOffsetCommit, answered as an error code. */
-  validateOffsetCommit(memberId: string, groupInstanceId: string | null, generationIdOrMemberEpoch: number, isTransactional: boolean): KafkaErrorCode;
+  /**
+   * Group.validateOffsetCommit, answered as an error code; `partitions` are the ones the commit names, for
+   * the groups whose CommitPartitionValidator checks each (a streams member's older epoch).
+   */
+  validateOffsetCommit(
+    memberId: string, groupInstanceId: string | null, generationIdOrMemberEpoch: number, isTransactional: boolean,
+    partitions?: ReadonlyArray<{ topic: string; partition: number }>,
+  ): KafkaErrorCode;
   /** Group.validateOffsetDelete. */
   validateOffsetDelete(): KafkaErrorCode;
   /** Group.validateDeleteGroup. */

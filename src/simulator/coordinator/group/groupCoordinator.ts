@@ -9,6 +9,11 @@ import type { VirtualClock } from '../../common/clock';
 import type { ConsumerGroupDescribeResponseData } from '../../../protocol/messages/consumerGroupDescribeResponse';
 import type { ConsumerGroupHeartbeatRequestData } from '../../../protocol/messages/consumerGroupHeartbeatRequest';
 import type { ConsumerGroupHeartbeatResponseData } from '../../../protocol/messages/consumerGroupHeartbeatResponse';
+import type { DescribedGroup as StreamsDescribedGroup } from '../../../protocol/messages/streamsGroupDescribeResponse';
+import type { StreamsGroupHeartbeatRequestData } from '../../../protocol/messages/streamsGroupHeartbeatRequest';
+import type { StreamsGroupHeartbeatResponseData } from '../../../protocol/messages/streamsGroupHeartbeatResponse';
+import type { StreamsGroup } from '../streams/streamsGroup';
+import type { StreamsHeartbeatResult } from '../streams/streamsGroupConfig';
 import type { ClassicGroup } from './classic/classicGroup';
 import { InMemoryTopicImage, type ConsumerGroup, type HeartbeatContext } from './modern/consumer';
 import { DEFAULT_COORDINATOR_CONFIG, type CoordinatorConfig } from './coordinatorConfig';
@@ -136,6 +141,20 @@ export class GroupCoordinator {
   /** ConsumerGroupDescribe for one group, synchronously (views read it between events). */
   consumerGroupDescribeNow(groupId: string): ConsumerGroupDescribeResponseData['groups'][number] {
     return this.groups.consumerGroupDescribe([groupId])[0];
+  }
+
+  /** StreamsGroupHeartbeat (KIP-1071), with the internal topics the broker is to create. */
+  streamsGroupHeartbeat(context: HeartbeatContext, request: StreamsGroupHeartbeatRequestData, respond: Respond<StreamsHeartbeatResult<StreamsGroupHeartbeatResponseData>>): void {
+    this.deliver(respond, this.groups.streams.heartbeat(context, request));
+  }
+
+  streamsGroupDescribe(groupIds: readonly string[], respond: Respond<StreamsDescribedGroup[]>): void {
+    this.deliver(respond, this.groups.streams.describe(groupIds));
+  }
+
+  /** Read-only access for views: the live streams group, or undefined. */
+  streamsGroup(groupId: string): StreamsGroup | undefined {
+    return this.groups.streams.streamsGroup(groupId);
   }
 
   // ---------------------------------------------------------------- offsets

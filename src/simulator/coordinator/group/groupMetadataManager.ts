@@ -43,6 +43,8 @@ import type {
 } from '../../common/requests';
 import { DEFAULT_CONSUMER_GROUP_MIGRATION_POLICY, OnlineMigration } from './onlineMigration';
 import type { SeededRandom } from '../../common/random';
+import { StreamsGroupRequests } from '../streams/streamsGroupRequests';
+import type { StreamsGroupConfig } from '../streams/streamsGroupConfig';
 
 const HEARTBEAT_OK: HeartbeatResponse = Object.freeze({ errorCode: 'NONE' });
 
@@ -63,6 +65,8 @@ export interface ConsumerGroupSeams {
   metadataImage: TopicMetadataImage;
   /** One batch of a group's records (its consumer-group records, with a conversion's classic record when it migrates). */
   records: (batch: readonly CoordinatorRecord[]) => void;
+  /** The broker configs of streams groups (group.streams.*), Kafka 4.4's defaults otherwise. */
+  streamsGroupConfig?: Partial<StreamsGroupConfig>;
 }
 
 /** The classic records of an online migration, written in the batch of the consumer group's records, as Kafka writes them. */
@@ -89,6 +93,8 @@ export class GroupMetadataManager {
   private readonly sync: ClassicGroupSync;
   private readonly consumerGroups: ConsumerGroupHeartbeatHandler;
   private readonly migration: OnlineMigration;
+  /** KIP-1071 streams groups: their heartbeat, describe and engine (../streams/). */
+  readonly streams: StreamsGroupRequests;
 
   constructor(
     private readonly clock: VirtualClock,
@@ -126,6 +132,17 @@ export class GroupMetadataManager {
       },
     }, new ClassicProtocolMembers(this.consumerGroups, consumerGroupOptions));
     this.join = new ClassicGroupJoin(random, config, events, this, this.rebalance);
+    this.streams = new StreamsGroupRequests({
+      get: (groupId) => this.groups.get(groupId),
+      set: (groupId, group) => this.groups.set(groupId, group),
+      deleteClassicGroup: (groupId, cause) => this.deleteGroup(groupId, cause),
+    }, {
+      now: () => clock.now,
+      timer: consumerGroupOptions.timer,
+      metadataImage: seams.metadataImage,
+      records: (_groupId, batch) => seams.records(batch),
+      config: seams.streamsGroupConfig,
+    });
     this.sync = new ClassicGroupSync(clock, events, this, this.rebalance);
   }
 
@@ -373,7 +390,9 @@ export class GroupMetadataManager {
 
   /** Kafka's onNewMetadataImage for consumer groups: topics were created, deleted or grew. */
   onTopicsChanged(topicNames?: Iterable<string>): void {
-    this.consumerGroups.onTopicsChanged(topicNames);
+    const names = topicNames === undefined ? undefined : [...topicNames];
+    this.consumerGroups.onTopicsChanged(names);
+    this.streams.handler.onTopicsChanged(names);
   }
 
   // ---------------------------------------------------------------- admin
@@ -406,6 +425,11 @@ export class GroupMetadataManager {
     const existing = this.groups.get(groupId);
     if (existing !== undefined && isConsumerGroup(existing)) {
       this.consumerGroups.deleteGroup(groupId, cause);
+      this.groups.delete(groupId);
+      return;
+    }
+    if (existing?.type === 'streams') {
+      this.streams.handler.deleteGroup(groupId);
       this.groups.delete(groupId);
       return;
     }

@@ -114,7 +114,8 @@ export class OffsetMetadataManager {
       reply(everyPartition(request, group));
       return;
     }
-    const error = group.validateOffsetCommit(request.memberId, request.groupInstanceId, request.generationId, producerId !== null);
+    const named = request.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.name, partition: p.partition })));
+    const error = group.validateOffsetCommit(request.memberId, request.groupInstanceId, request.generationId, producerId !== null, named);
     if (error !== 'NONE') {
       reply(everyPartition(request, error));
       return;

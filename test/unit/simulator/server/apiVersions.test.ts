@@ -40,6 +40,8 @@ const SERVED: Record<string, [number, number]> = {
   OffsetDelete: [0, 0],
   ConsumerGroupHeartbeat: [0, 1],
   ConsumerGroupDescribe: [0, 1],
+  StreamsGroupHeartbeat: [0, 1],
+  StreamsGroupDescribe: [0, 1],
 };
 
 describe('simulator Kafka server: ApiVersions', function () {

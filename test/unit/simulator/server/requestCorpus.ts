@@ -29,6 +29,8 @@ import { ListTransactionsRequest } from '../../../../src/protocol/messages/listT
 import { WriteTxnMarkersRequest } from '../../../../src/protocol/messages/writeTxnMarkersRequest';
 import { ConsumerGroupDescribeRequest } from '../../../../src/protocol/messages/consumerGroupDescribeRequest';
 import { ConsumerGroupHeartbeatRequest } from '../../../../src/protocol/messages/consumerGroupHeartbeatRequest';
+import { StreamsGroupDescribeRequest } from '../../../../src/protocol/messages/streamsGroupDescribeRequest';
+import { StreamsGroupHeartbeatRequest } from '../../../../src/protocol/messages/streamsGroupHeartbeatRequest';
 
 export type Field =
   | { kind: 'int8' | 'int16' | 'int32'; value: number }
@@ -229,6 +231,19 @@ export function flexibleCorpus(group: string, ordersId = topicIdFor('sim-cluster
       subscribedTopicNames: null, subscribedTopicRegex: null, serverAssignor: 'uniform', topicPartitions: [{ topicId: ordersId, partitions: [0, 1] }],
     }),
     flexible(ConsumerGroupDescribeRequest, 1, { group: 'fuzz-kip848' }, { groupIds: ['fuzz-kip848', group, 'missing'], includeAuthorizedOperations: true }),
+    flexible(StreamsGroupHeartbeatRequest, 1, { group: 'fuzz-streams' }, {
+      groupId: 'fuzz-streams', memberId: 'fuzz-streams-member-00', memberEpoch: 0, endpointInformationEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 30000,
+      topology: {
+        epoch: 0,
+        subtopologies: [{
+          subtopologyId: '0', sourceTopics: ['orders'], sourceTopicRegex: [], repartitionSinkTopics: [], repartitionSourceTopics: [], copartitionGroups: [],
+          stateChangelogTopics: [{ name: 'fuzz-streams-store-changelog', partitions: 0, replicationFactor: 0, topicConfigs: [] }],
+        }],
+      },
+      activeTasks: [], standbyTasks: [], warmupTasks: [], processId: 'fuzz-process', userEndpoint: { host: 'localhost', port: 7070 },
+      clientTags: [{ key: 'zone', value: 'a' }], taskOffsets: null, taskEndOffsets: null, shutdownApplication: false,
+    }),
+    flexible(StreamsGroupDescribeRequest, 1, { group: 'fuzz-streams' }, { groupIds: ['fuzz-streams', group, 'missing'], includeAuthorizedOperations: false }),
     flexible(DescribeProducersRequest, 0, { topic: 'orders', partition: 0 }, { topics: [{ name: 'orders', partitionIndexes: [0, 1] }, { name: 'missing', partitionIndexes: [0] }] }),
     flexible(ListTransactionsRequest, 2, null, { stateFilters: ['Ongoing', 'Unknown'], producerIdFilters: [1n], durationFilter: 0n, transactionalIdPattern: 'fuzz-.*' }),
     flexible(DescribeTransactionsRequest, 0, { group: 'fuzz-txn' }, { transactionalIds: ['fuzz-txn', 'missing', ''] }),

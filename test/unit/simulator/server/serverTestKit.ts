@@ -19,7 +19,7 @@ export interface ServerUnderTest {
 /** Two brokers, topic "orders" (3 partitions, 4 records each) and a short initial rebalance delay; `options` go to the server. */
 export async function startServer(options: Omit<KafkaServerOptions, 'log'> & { initialRebalanceDelayMs?: number } = {}): Promise<ServerUnderTest> {
   const { initialRebalanceDelayMs = 200, ...serverOptions } = options;
-  const sim = new Simulation({ seed: 11, startTime: Date.now(), cluster: { brokers: 2 }, coordinator: { initialRebalanceDelayMs } });
+  const sim = new Simulation({ seed: 11, startTime: Date.now(), cluster: { brokers: 2 }, coordinator: { initialRebalanceDelayMs }, streamsGroup: { initialRebalanceDelayMs } });
   const topic = sim.cluster.createTopic('orders', 3);
   for (const log of topic.partitions) {
     log.append(4, sim.now);

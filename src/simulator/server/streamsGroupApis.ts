@@ -1,0 +1,76 @@
+/**
+ * KIP-1071's streams-group APIs at Kafka 4.4's versions: StreamsGroupHeartbeat (88) and StreamsGroupDescribe
+ * (89), answered by the engine's streams coordinator, so a Kafka Streams app with group.protocol=streams joins
+ * and reconciles as against a broker. The internal topics a heartbeat finds missing are created after it is
+ * answered, as KafkaApis does (createStreamsInternalTopics); the client sees them on a later heartbeat.
+ */
+import { errorCodeOf } from '../../protocol/errorCodes';
+import { ApiKeys } from '../../protocol/messages/apis';
+import { StreamsGroupDescribeRequest, type StreamsGroupDescribeRequestData } from '../../protocol/messages/streamsGroupDescribeRequest';
+import { StreamsGroupDescribeResponse, type DescribedGroup, type StreamsGroupDescribeResponseData } from '../../protocol/messages/streamsGroupDescribeResponse';
+import { StreamsGroupHeartbeatRequest, type StreamsGroupHeartbeatRequestData } from '../../protocol/messages/streamsGroupHeartbeatRequest';
+import { StreamsGroupHeartbeatResponse, type StreamsGroupHeartbeatResponseData } from '../../protocol/messages/streamsGroupHeartbeatResponse';
+import { streamsGroupNotFound } from '../coordinator/streams/streamsGroupDescribe';
+import type { StreamsHeartbeatResult } from '../coordinator/streams/streamsGroupConfig';
+import type { ConfiguredInternalTopic } from '../coordinator/streams/topics/configuredTopology';
+import type { Respond } from '../common/requests';
+import { createTopic } from './clusterApis';
+import { ask, defineApi, type ApiDefinition, type RequestContext } from './context';
+import { coordinatorError } from './groupApis';
+
+function notCoordinator(groupId: string): string {
+  return `The coordinator is not available or this broker is not the coordinator of group ${groupId}.`;
+}
+
+/** AutoTopicCreationManager.createStreamsInternalTopics: each missing topic, with the broker's replication factor. */
+function createInternalTopics(ctx: RequestContext, topics: ReadonlyMap<string, ConfiguredInternalTopic>): void {
+  for (const topic of topics.values()) {
+    if (ctx.server.simulation.cluster.topic(topic.name) !== undefined) {
+      continue;
+    }
+    const configs = [...topic.topicConfigs].map(([name, value]) => ({ name, value }));
+    const result = createTopic(ctx, { name: topic.name, numPartitions: topic.numberOfPartitions, replicationFactor: -1, assignments: [], configs }, false);
+    if (result.errorCode !== 0) {
+      ctx.server.log(`streams internal topic ${topic.name} not created: ${result.errorMessage ?? result.errorCode}`);
+    }
+  }
+}
+
+async function streamsGroupHeartbeat(request: StreamsGroupHeartbeatRequestData, ctx: RequestContext): Promise<StreamsGroupHeartbeatResponseData> {
+  if (coordinatorError(ctx, request.groupId) !== 'NONE') {
+    return {
+      throttleTimeMs: 0, errorCode: errorCodeOf('NOT_COORDINATOR'), errorMessage: notCoordinator(request.groupId), memberId: request.memberId, memberEpoch: 0,
+      heartbeatIntervalMs: 0, taskOffsetIntervalMs: 0, status: null, activeTasks: null, standbyTasks: null, warmupTasks: null, endpointInformationEpoch: 0, partitionsByUserEndpoint: null,
+    };
+  }
+  const coordinator = ctx.server.simulation.coordinator;
+  const context = { apiVersion: ctx.apiVersion, clientId: ctx.clientId, clientHost: ctx.clientHost };
+  type Result = StreamsHeartbeatResult<StreamsGroupHeartbeatResponseData>;
+  const result = await ask((q: StreamsGroupHeartbeatRequestData, a: Respond<Result>) => coordinator.streamsGroupHeartbeat(context, q, a), request);
+  if (result.internalTopicsToBeCreated.size > 0) {
+    createInternalTopics(ctx, result.internalTopicsToBeCreated);
+  }
+  return result.response;
+}
+
+async function streamsGroupDescribe(request: StreamsGroupDescribeRequestData, ctx: RequestContext): Promise<StreamsGroupDescribeResponseData> {
+  const coordinator = ctx.server.simulation.coordinator;
+  const local = request.groupIds.filter((groupId) => coordinatorError(ctx, groupId) === 'NONE');
+  const groups = await ask((q: readonly string[], a: Respond<DescribedGroup[]>) => coordinator.streamsGroupDescribe(q, a), local);
+  const described = new Map(groups.map((group) => [group.groupId, group]));
+  return {
+    throttleTimeMs: 0,
+    groups: request.groupIds.map((groupId) => described.get(groupId) ?? { ...streamsGroupNotFound(groupId, notCoordinator(groupId)), errorCode: errorCodeOf('NOT_COORDINATOR') }),
+  };
+}
+
+export const STREAMS_GROUP_APIS: readonly ApiDefinition[] = [
+  defineApi({
+    key: ApiKeys.StreamsGroupHeartbeat, name: 'StreamsGroupHeartbeat', minVersion: 0, maxVersion: 1,
+    request: StreamsGroupHeartbeatRequest, response: StreamsGroupHeartbeatResponse, handle: streamsGroupHeartbeat,
+  }),
+  defineApi({
+    key: ApiKeys.StreamsGroupDescribe, name: 'StreamsGroupDescribe', minVersion: 0, maxVersion: 1,
+    request: StreamsGroupDescribeRequest, response: StreamsGroupDescribeResponse, handle: streamsGroupDescribe,
+  }),
+];
