@@ -115,6 +115,33 @@ export function runTool(env: BrokerEnv, tool: string, args: readonly string[]): 
   return result.stdout;
 }
 
+/**
+ * runTool without blocking this process: for a tool talking to a server that runs in it (the simulator's),
+ * which spawnSync would stall.
+ */
+export function runToolAsync(env: BrokerEnv, tool: string, args: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('java', ['-Xmx256m', '-XX:TieredStopAtLevel=1', '-cp', `${env.lib}${path.sep}*`, tool, '--bootstrap-server', env.bootstrap, ...args]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90000);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) {
+        resolve(stdout);
+      } else {
+        reject(new Error(`${tool} ${args.join(' ')} failed (${code ?? signal}): ${stdout}\n${stderr}`));
+      }
+    });
+  });
+}
+
 /** `kafka-features.sh upgrade --feature <name=level>` (e.g. Kafka 4.1's preview share.version=1). */
 export function runFeatureUpgrade(env: BrokerEnv, feature: string): void {
   const result = spawnSync('java', ['-Xmx256m', '-cp', `${env.lib}${path.sep}*`, 'org.apache.kafka.tools.FeatureCommand', '--bootstrap-server', env.bootstrap, 'upgrade', '--feature', feature], {
