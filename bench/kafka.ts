@@ -18,6 +18,7 @@ import { errorMessage } from '../src/protocol/errors';
 import { SourceRegistry } from '../src/sources/sourceRegistry';
 import { GroupTreeModel } from '../src/views/groupTreeModel';
 import { createTopics, plannedGroups, seedGroups, type SeededGroup, type SeededType } from './kafkaSeed';
+import { RequestTimings } from './requestTimings';
 
 const MANY_GROUPS = Number(process.env.BENCH_KAFKA_GROUPS ?? 20000);
 const MIXED_GROUPS = Number(process.env.BENCH_KAFKA_MIXED_GROUPS ?? 2000);
@@ -191,9 +192,14 @@ async function mixedGroups(broker: BrokerHandle, source: KafkaSource): Promise<v
   const registry = new SourceRegistry();
   registry.add({ source });
   const data = new GroupTreeModel(registry);
+  const timings = new RequestTimings().start();
   const cold = await modelLoad(data, source.id, true);
+  timings.stop();
   row('tree, cold: first rows (ListGroups)', `${cold.firstRowsMs} ms`);
   row('tree, cold: all details in', `${cold.allLagMs} ms (${checkFigures(cold.groups, seeded)})`);
+  for (const line of timings.lines()) {
+    row('  cold all-details requests', line);
+  }
   const warm = await modelLoad(data, source.id, false);
   row('tree, background refresh: all details in', `${warm.allLagMs} ms`);
   const started = Date.now();

@@ -15,7 +15,7 @@ import { DescribeShareGroupOffsetsResponse, type DescribeShareGroupOffsetsRespon
 import { ShareGroupDescribeRequest } from '../protocol/messages/shareGroupDescribeRequest';
 import { ShareGroupDescribeResponse, type DescribedGroup } from '../protocol/messages/shareGroupDescribeResponse';
 import { hasLoadingCode, retryWhileCoordinatorLoads } from './coordinatorRetry';
-import { mapWithConcurrency } from './coordinatorBatches';
+import { MAX_GROUPS_PER_REQUEST, chunked, mapWithConcurrency } from './coordinatorBatches';
 import { flattenAssignment, notOfThisType, groupErrorText, groupStateOf, offsetNumber, type TypedGroupDescription } from './groupTypes';
 import { requireNegotiatedVersion, sendGenerated, type GeneratedApi } from './groupTypesWire';
 import type { KafkajsBroker } from './kafkajsBridge';
@@ -154,8 +154,8 @@ export async function describeShareGroups(broker: KafkajsBroker, groupIds: reado
 }
 
 /**
- * Fills in each described share group's partitions (DescribeShareGroupOffsets, one request per group,
- * every topic) and configs (DescribeConfigs on the groups). A failure of either lands on
+ * Fills in each described share group's partitions (DescribeShareGroupOffsets, see
+ * shareOffsetsRequestGroups for how many groups a request) and configs (DescribeConfigs on the groups). A failure of either lands on
  * the groups as an error; what did load stays.
  */
 export async function addShareOffsetsAndConfigs(broker: KafkajsBroker, groups: readonly TypedGroupDescription[]): Promise<void> {
@@ -197,23 +197,42 @@ export async function addShareOffsetsAndConfigs(broker: KafkajsBroker, groups: r
 }
 
 /**
- * One DescribeShareGroupOffsets per group, SHARE_OFFSETS_CONCURRENCY at once: a broker (4.4.0) answers a
- * request naming several groups only after 10 s and more (the bench's 10 groups a request timed out,
- * where 300 single-group requests took under 2 s in all), so groups are not batched here.
+ * The groups of each DescribeShareGroupOffsets. Kafka's admin client (ListShareGroupOffsetsHandler's
+ * buildBatchedRequest) puts all of a coordinator's groups in one request, and so do we, MAX_GROUPS_PER_REQUEST
+ * at most, where the broker only reads start offsets (v0, Kafka 4.1). A broker that also computes the lag
+ * (v1, Kafka 4.2+) has GroupCoordinatorService ask the partition leaders for their end offsets through
+ * NetworkPartitionMetadataClient, one ListOffsets per group of the request. Its send thread stamps each
+ * queued ListOffsets with the monotonic clock (Time.hiResClockMs) where InterBrokerSendThread's
+ * failExpiredRequests compares wall-clock time, so a ListOffsets that has to wait behind another to the same
+ * leader counts as 30 s old, is failed as disconnected and retried after the client's backoff (KAFKA-19928:
+ * about 2 s the first time, doubling). Several groups in one request queue their ListOffsets together: on
+ * 4.4.0, 10 groups took 2.3 s and 300 groups 2.6 to 6.8 s a request, where 300 single-group requests, 8 at
+ * once, took 0.3 to 1.1 s (bench/shareOffsetsProbe.ts). And the broker reads a connection's next request only
+ * after answering the last, so a stalled request holds up every request behind it. So on those brokers each
+ * group has its own request; the broker still takes them one at a time (none of ours collide but the first,
+ * while its ListOffsets connection opens), and having several in flight saves the round trips.
  */
+export function shareOffsetsRequestGroups(groupIds: readonly string[], version: number): string[][] {
+  return chunked(groupIds, version >= SHARE_LAG_VERSION ? 1 : MAX_GROUPS_PER_REQUEST);
+}
+
+/** DescribeShareGroupOffsets v1 (Kafka 4.2): the broker answers each partition's lag. */
+const SHARE_LAG_VERSION = 1;
+
+/** DescribeShareGroupOffsets requests in flight at once per coordinator batch (pipelined on the broker's connection). */
+export const SHARE_OFFSETS_CONCURRENCY = 8;
+
+/** Each group's DescribeShareGroupOffsets answer, every topic of the group (topics null), in bounded requests. */
 async function describeShareOffsets(broker: KafkajsBroker, groupIds: readonly string[]): Promise<Map<string, DescribeShareGroupOffsetsResponseGroup>> {
   const version = requireNegotiatedVersion(broker, DESCRIBE_SHARE_GROUP_OFFSETS);
-  const answers = await mapWithConcurrency(groupIds, SHARE_OFFSETS_CONCURRENCY, (groupId) =>
+  const answers = await mapWithConcurrency(shareOffsetsRequestGroups(groupIds, version), SHARE_OFFSETS_CONCURRENCY, (ids) =>
     retryWhileCoordinatorLoads(
-      () => sendGenerated(broker, DESCRIBE_SHARE_GROUP_OFFSETS, version, { groups: [{ groupId, topics: null }] }),
+      () => sendGenerated(broker, DESCRIBE_SHARE_GROUP_OFFSETS, version, { groups: ids.map((groupId) => ({ groupId, topics: null })) }),
       (r) => hasLoadingCode(r.groups),
     ),
   );
   return new Map(answers.flatMap((response) => response.groups.map((g) => [g.groupId, g] as const)));
 }
-
-/** DescribeShareGroupOffsets requests in flight at once per coordinator batch. */
-const SHARE_OFFSETS_CONCURRENCY = 8;
 
 /** Each group's share configs by name, or the error text for that group. */
 async function describeGroupConfigs(broker: KafkajsBroker, groupIds: readonly string[]): Promise<Map<string, Record<string, string | null> | string>> {

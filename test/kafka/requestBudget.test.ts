@@ -3,11 +3,15 @@
  * the source and its admin share one connection pool (no second login), a refresh asks for metadata
  * once, and a reset reads the group's state with one DescribeGroups and its offsets with one
  * OffsetFetch. And a wrong password costs one login per load, never a retry of our own or kafkajs's.
+ * Share groups (where the broker has them) cost one ShareGroupDescribe and one DescribeConfigs per
+ * coordinator, and DescribeShareGroupOffsets as shareOffsetsRequestGroups cuts them: one request for all
+ * on Kafka 4.1 (v0), one a group where the broker computes lag (v1, Kafka 4.2+).
  */
 import { strict as assert } from 'node:assert';
 import { previewReset, executeReset } from '../../src/reset/resetFlow';
 import { KafkaGroupAdmin } from '../../src/kafka/kafkaGroupAdmin';
 import { KafkaConnectionError, KafkaSource } from '../../src/kafka/kafkaSource';
+import { JavaClient, KAFKA_VERSION, runFeatureUpgrade } from './groupTypesSupport';
 import { RequestCounter } from './requestCounter';
 import { MemoryLogger, brokerEnv, createTopics, produceToEveryPartition } from './support';
 
@@ -15,6 +19,18 @@ const RUN = `r${Date.now().toString(36)}`;
 const TOPIC = `budget-${RUN}`;
 const GROUPS = [1, 2, 3].map((i) => `budget-${i}-${RUN}`);
 const RECORDS = 10;
+const [MAJOR, MINOR] = KAFKA_VERSION.split('.').map(Number);
+/** Share groups and share lag (DescribeShareGroupOffsets v1) are on by default from Kafka 4.2. */
+const SHARE_LAG = MAJOR > 4 || (MAJOR === 4 && MINOR >= 2);
+/** Kafka 4.1's share groups are a preview, switched on with share.version=1. */
+const SHARE_PREVIEW = MAJOR === 4 && MINOR === 1;
+/** Kafka 4.2+ makes a share group by AlterShareGroupOffsets; 4.1 only for a group that exists, so KafkaShareConsumers make two there. */
+const SHARE_GROUPS = (SHARE_LAG ? [1, 2, 3, 4] : [1, 2]).map((i) => `budget-share-${i}-${RUN}`);
+
+/** Leaves out what this Kafka version does not have, instead of a pending test. */
+function skipOnThisVersion(title: string, _body: unknown): void {
+  console.log(`      (not on Kafka ${KAFKA_VERSION}: ${title})`);
+}
 
 describe('requests per refresh and per reset on a real broker', function () {
   this.timeout(120000);
@@ -115,6 +131,49 @@ describe('requests per refresh and per reset on a real broker', function () {
     assert.ok(counter.count('OffsetFetch') <= 2, counter.summary());
     assert.ok(counter.count('ListOffsets') <= 2, counter.summary());
     assert.equal(counter.count('OffsetCommit'), 1, counter.summary());
+  });
+
+  // Registered only where the broker has share groups (run-tests.js forbids pending tests).
+  (SHARE_LAG || SHARE_PREVIEW ? describe : skipOnThisVersion)('with share groups', () => {
+    const members: JavaClient[] = [];
+
+    before(async () => {
+      if (SHARE_PREVIEW) {
+        runFeatureUpgrade(env, 'share.version=1');
+        members.push(...SHARE_GROUPS.map((group) => new JavaClient(env, 'ShareMember', [env.bootstrap, group, TOPIC, 'earliest'])));
+        await Promise.all(members.map((m) => m.waitForOutput(/POLLED/)));
+        return;
+      }
+      for (const group of SHARE_GROUPS) {
+        const results = await source.admin.share.alterShareGroupOffsets(group, [0, 1, 2].map((partition) => ({ topic: TOPIC, partition, offset: partition + 1 })));
+        assert.deepEqual(results.filter((r) => r.error), [], group);
+      }
+    });
+
+    after(async () => {
+      await Promise.all(members.map((m) => m.stop()));
+    });
+
+    it(`one refresh: one ShareGroupDescribe and one DescribeConfigs for the share groups, DescribeShareGroupOffsets ${SHARE_LAG ? 'one a group (the broker computes lag)' : 'one for all of them'}`, async () => {
+      await source.listGroups(); // learns the groups and their topics
+      counter.start();
+      const [, groups] = await Promise.all([source.describeCluster(), source.listGroups()]);
+      counter.stop();
+      const topology = await source.connection.topology();
+      const shares = groups.filter((g) => g.groupType === 'share');
+      console.log(`      one refresh with ${shares.length} share groups: ${counter.summary()}`);
+      for (const group of SHARE_GROUPS) {
+        const row = shares.find((g) => g.groupId === group);
+        assert.ok(row && row.error === undefined && row.detailsPending !== true, `${group}: ${JSON.stringify(row)}`);
+      }
+      const coordinators = new Set(shares.map((g) => source.connection.coordinatorId(g.groupId, topology))).size;
+      assert.equal(counter.count('ShareGroupDescribe'), coordinators, counter.summary());
+      assert.equal(counter.count('DescribeConfigs'), coordinators, counter.summary());
+      assert.equal(counter.count('DescribeShareGroupOffsets'), SHARE_LAG ? shares.length : coordinators, counter.summary());
+      assert.ok(counter.count('Metadata') <= 1, counter.summary());
+      assert.equal(counter.count('ListGroups'), 1, counter.summary());
+      assert.equal(counter.connections, 0, counter.summary());
+    });
   });
 
   it('a wrong password costs one SASL login per load, with no retry', async () => {

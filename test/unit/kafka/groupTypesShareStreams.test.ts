@@ -102,30 +102,6 @@ describe('kafka/shareGroups', () => {
     });
   });
 
-  it('asks the share offsets of many groups one group a request (a broker answers several at once only after seconds), configs in one request', async () => {
-    const ids = Array.from({ length: 20 }, (_, i) => `share-${i}`);
-    const broker = fakeBroker(KAFKA_44_VERSIONS, (r) => {
-      switch (r.apiKey) {
-        case 77:
-          return { throttleTimeMs: 0, groups: ids.map((groupId) => ({ ...defaultShareGroup(), groupId, groupState: 'Empty' })) };
-        case 90: {
-          const { groups } = r.body as { groups: Array<{ groupId: string }> };
-          assert.equal(groups.length, 1, 'one group a request');
-          return { throttleTimeMs: 0, groups: [{ groupId: groups[0].groupId, errorCode: 0, errorMessage: null, topics: [{ topicName: 't', topicId: 'AAAAAAAAAAAAAAAAAAAAAA', partitions: [partition(0, 3n, 1n)] }] }] };
-        }
-        case 32:
-          return { throttleTimeMs: 0, results: ids.map((resourceName) => ({ errorCode: 0, errorMessage: null, resourceType: 32, resourceName, configs: [] })) };
-        default:
-          throw new Error(`unexpected API ${r.apiKey}`);
-      }
-    });
-    const described = await describeShareGroups(broker, ids);
-    await addShareOffsetsAndConfigs(broker, described);
-    assert.equal(broker.requests.filter((r) => r.apiKey === 90).length, ids.length);
-    assert.equal(broker.requests.filter((r) => r.apiKey === 32).length, 1);
-    assert.deepEqual(described.map((d) => [d.groupId, d.error, d.shareGroup?.partitions.map((p) => p.startOffset)]), ids.map((id) => [id, undefined, [3]]));
-  });
-
   it('keeps the offsets when the configs are refused, and says why', async () => {
     const broker = shareBroker(() => ({ throttleTimeMs: 0, results: [{ errorCode: GROUP_AUTHORIZATION_FAILED, errorMessage: null, resourceType: 32, resourceName: 'q', configs: [] }] }));
     const described = await describeShareGroups(broker, ['q']);
