@@ -2,14 +2,15 @@
  * Real Kafka Streams instances (kafka-streams of this run's Kafka version, group.protocol=streams) against the
  * simulator's Kafka server: the app of test/kafka/java/StreamsApp (input → repartition → count → output) joins,
  * the broker-side coordinator creates its internal topics and assigns its tasks; a second instance takes half
- * of them; when the first leaves, the second runs all. Each step is read with Kafka's own kafka-streams-groups.sh
- * (--describe --members --verbose, --state) and compared with the simulator's StreamsGroupDescribe.
+ * of them; when the first leaves, the second runs all. The same script runs on the real broker, and each step,
+ * read with Kafka's own kafka-streams-groups.sh (--describe --members --verbose, --state --verbose), must match:
+ * group state and epochs, each member's epoch and active-task count (member ids are random).
  */
 import { strict as assert } from 'node:assert';
 import { SimKafkaServer } from '../../src/simulator/server/kafkaServer';
 import { Simulation } from '../../src/simulator/simulation';
 import { JavaClient, KAFKA_VERSION, TOOLS, runToolAsync, toolTables, toolTasks } from './groupTypesSupport';
-import { brokerEnv, waitFor } from './support';
+import { brokerEnv, createTopics, waitFor, type BrokerEnv } from './support';
 
 const APP = 'sim-streams-app';
 const INPUT = 'sim-streams-in';
@@ -24,41 +25,89 @@ interface ToolMember {
   targetActive: number;
 }
 
+/** What one step of the script leaves, as kafka-streams-groups.sh prints it; member ids are random, so by count. */
+interface Step {
+  state: string;
+  groupEpoch: number;
+  targetAssignmentEpoch: number;
+  /** Each member's epoch and active tasks, sorted. */
+  members: Array<[number, number]>;
+}
+
+/** A cluster the script runs on: the real broker or the simulator's server. */
+interface Target {
+  label: string;
+  env: BrokerEnv;
+  app: string;
+}
+
 /** Streams groups need a 4.4 client here: the tool's columns and the client's protocol are 4.4's. */
 (KAFKA_VERSION === '4.4.0' ? describe : describe.skip)(`real Kafka Streams ${KAFKA_VERSION} instances on the simulator's server`, function (this: Mocha.Suite) {
-  this.timeout(240000);
+  this.timeout(480000);
   const brokers = brokerEnv();
   let sim: Simulation;
   let server: SimKafkaServer;
   const apps: JavaClient[] = [];
-  let env: typeof brokers;
+  let simulator: Target;
+  const broker: Target = { label: 'broker', env: brokers, app: `${APP}-${Date.now().toString(36)}` };
 
-  const members = async (): Promise<ToolMember[]> => {
-    const output = await runToolAsync(env, TOOLS.streamsGroups, ['--describe', '--group', APP, '--members', '--verbose']);
-    return toolTables(output).map((row) => {
+  const tool = (target: Target, args: string[]) => runToolAsync(target.env, TOOLS.streamsGroups, ['--describe', '--group', target.app, ...args]);
+  const members = async (target: Target): Promise<ToolMember[]> =>
+    toolTables(await tool(target, ['--members', '--verbose'])).map((row) => {
       const tasks = toolTasks(row.ASSIGNMENTS ?? '');
       const count = (key: string) => (tasks[key] ?? []).reduce((n, entry) => n + entry.split(':')[1].split(',').filter(Boolean).length, 0);
       return { memberId: row.MEMBER, epoch: Number(row['MEMBER-EPOCH']), active: count('ACTIVE'), targetActive: count('TARGET-ACTIVE') };
     });
-  };
-  const state = async (): Promise<string> => toolTables(await runToolAsync(env, TOOLS.streamsGroups, ['--describe', '--group', APP, '--state']))[0]?.STATE ?? '';
 
-  /** Polls (bounded) until the tool shows `expected` active tasks per member and a Stable group; returns the members. */
-  const converged = async (expected: number[], what: string): Promise<ToolMember[]> =>
-    waitFor(what, async () => {
-      const rows = await members();
+  /** Polls (bounded) until the tool shows `expected` active tasks per member and a Stable group. */
+  const converged = async (target: Target, expected: number[], what: string): Promise<{ step: Step; members: ToolMember[] }> =>
+    waitFor(`${target.label}: ${what}`, async () => {
+      const rows = await members(target);
       const counts = rows.map((m) => m.active).sort((a, b) => a - b);
-      return JSON.stringify(counts) === JSON.stringify(expected) && rows.every((m) => m.active === m.targetActive) && (await state()) === 'Stable' ? rows : undefined;
+      if (JSON.stringify(counts) !== JSON.stringify(expected) || !rows.every((m) => m.active === m.targetActive)) {
+        return undefined;
+      }
+      const [state] = toolTables(await tool(target, ['--state', '--verbose']));
+      if (state?.STATE !== 'Stable') {
+        return undefined;
+      }
+      const step: Step = {
+        state: state.STATE, groupEpoch: Number(state['GROUP-EPOCH']), targetAssignmentEpoch: Number(state['TARGET-ASSIGNMENT-EPOCH']),
+        members: rows.map((m): [number, number] => [m.epoch, m.active]).sort((a, b) => a[0] - b[0] || a[1] - b[1]),
+      };
+      return { step, members: rows };
     }, 120000);
 
+  const instance = (target: Target): JavaClient => {
+    const app = new JavaClient(target.env, 'StreamsApp', [target.env.bootstrap, target.app, INPUT, OUTPUT, '1'], { streams: true });
+    apps.push(app);
+    return app;
+  };
+
+  /** Two instances, then the first leaves: the steps as the tool reads them. */
+  const script = async (target: Target): Promise<Step[]> => {
+    const first = instance(target);
+    await first.waitForOutput(/STATE RUNNING/);
+    const alone = await converged(target, [TASKS], 'one instance running all tasks');
+    const second = instance(target);
+    const split = await converged(target, [TASKS / 2, TASKS / 2], 'the tasks split over two instances');
+    assert.ok(split.members.some((m) => m.memberId === alone.members[0].memberId), `${target.label}: the first instance kept its member id`);
+    await first.stop();
+    const left = await converged(target, [TASKS], 'the remaining instance running all tasks');
+    assert.notEqual(left.members[0].memberId, alone.members[0].memberId);
+    await second.stop();
+    return [alone.step, split.step, left.step];
+  };
+
   before(async () => {
-    sim = new Simulation({ seed: 7, startTime: Date.now(), cluster: { brokers: 1 }, streamsGroup: { initialRebalanceDelayMs: 1000 } });
+    await createTopics([{ topic: INPUT, numPartitions: 4 }, { topic: OUTPUT, numPartitions: 4 }]);
+    sim = new Simulation({ seed: 7, startTime: Date.now(), cluster: { brokers: 1 } });
     const input = sim.cluster.createTopic(INPUT, 4);
     input.partitions.forEach((log) => log.append(25, sim.now));
     sim.cluster.createTopic(OUTPUT, 4);
     server = new SimKafkaServer(sim, { log: () => undefined });
     await server.start();
-    env = { ...brokers, bootstrap: server.bootstrapServers.join(',') };
+    simulator = { label: 'simulator', env: { ...brokers, bootstrap: server.bootstrapServers.join(',') }, app: APP };
   });
 
   after(async () => {
@@ -67,30 +116,14 @@ interface ToolMember {
     sim?.dispose();
   });
 
-  it('creates the internal topics, splits the tasks over two instances and gives them all to the one left', async () => {
-    const first = new JavaClient(env, 'StreamsApp', [env.bootstrap, APP, INPUT, OUTPUT, '1'], { streams: true });
-    apps.push(first);
-    await first.waitForOutput(/STATE RUNNING/);
-    assert.deepEqual(sim.cluster.topic(`${APP}-by-value-repartition`)?.partitions.length, 4, 'the repartition topic, as the broker creates it');
-    assert.deepEqual(sim.cluster.topic(`${APP}-counts-changelog`)?.partitions.length, 4, 'the changelog topic, one partition per task');
-    const alone = await converged([TASKS], 'one instance running all tasks');
-
-    const second = new JavaClient(env, 'StreamsApp', [env.bootstrap, APP, INPUT, OUTPUT, '1'], { streams: true });
-    apps.push(second);
-    const split = await converged([TASKS / 2, TASKS / 2], 'the tasks split over two instances');
+  it('creates the internal topics and moves tasks as a real 4.4 broker does, step for step', async () => {
+    const onSimulator = await script(simulator);
+    assert.equal(sim.cluster.topic(`${APP}-by-value-repartition`)?.partitions.length, 4, 'the repartition topic, as the broker creates it');
+    assert.equal(sim.cluster.topic(`${APP}-counts-changelog`)?.partitions.length, 4, 'the changelog topic, one partition per task');
     const engine = sim.coordinator.streamsGroup(APP);
-    assert.ok(engine);
-    assert.equal(engine.state, 'Stable');
-    for (const member of split) {
-      assert.equal(engine.member(member.memberId)?.memberEpoch, member.epoch, `${member.memberId}: the tool reads the engine's epoch`);
-    }
-    assert.ok(split.some((m) => m.memberId === alone[0].memberId), 'the first instance kept its member id');
-
-    await first.stop();
-    const left = await converged([TASKS], 'the remaining instance running all tasks');
-    assert.equal(left.length, 1);
-    assert.notEqual(left[0].memberId, alone[0].memberId);
-    assert.equal(engine.members.size, 1);
-    await second.stop();
+    assert.equal(engine?.members.size, 0);
+    const onBroker = await script(broker);
+    console.log(`      steps (state, group epoch, target epoch, [member epoch, active tasks]): ${onSimulator.map((step) => JSON.stringify(step)).join(' ')}`);
+    assert.deepEqual(onSimulator, onBroker, `simulator ${JSON.stringify(onSimulator)} against broker ${JSON.stringify(onBroker)}`);
   });
 });
