@@ -1,6 +1,7 @@
 /** Builds the model's GroupSummary / GroupDetail from a simulation, as DescribeGroups + OffsetFetch + ListOffsets would. */
 import type { GroupDetail, GroupSummary, Member, PartitionOffsets } from '../../model/types';
 import { consumerGroupInfo, consumerGroupTreeMembers } from '../../model/consumerGroupInfo';
+import { streamsGroupInfo, streamsGroupTreeMembers } from '../../model/streamsGroupInfo';
 import type { Simulation } from '../simulation';
 import type { IsolationLevel } from '../log/transactionIndex';
 
@@ -54,7 +55,10 @@ export function describeSimGroup(sim: Simulation, groupId: string, isolationLeve
   const engineConsumerGroup = sim.coordinator.consumerGroup(groupId);
   const consumerDescribed = engineConsumerGroup === undefined ? undefined : sim.coordinator.consumerGroupDescribeNow(groupId);
   const consumerGroup = consumerDescribed?.errorCode === 0 ? consumerGroupInfo(consumerDescribed) : undefined;
-  const members: Member[] = consumerGroup ? consumerGroupTreeMembers(consumerGroup) : described.members.map((m) => ({
+  const engineStreamsGroup = sim.coordinator.streamsGroup(groupId);
+  const streamsDescribed = engineStreamsGroup === undefined ? undefined : sim.coordinator.streamsGroupDescribeNow(groupId);
+  const streamsGroup = streamsDescribed?.errorCode === 0 ? streamsGroupInfo(streamsDescribed) : undefined;
+  const members: Member[] = consumerGroup ? consumerGroupTreeMembers(consumerGroup) : streamsGroup ? streamsGroupTreeMembers(streamsGroup) : described.members.map((m) => ({
     memberId: m.memberId,
     groupInstanceId: m.groupInstanceId,
     clientId: m.clientId,
@@ -118,6 +122,8 @@ export function describeSimGroup(sim: Simulation, groupId: string, isolationLeve
     groupId,
     ...(consumerGroup && engineConsumerGroup
       ? { state: engineConsumerGroup.state, protocolType: 'consumer', groupType: 'consumer' as const, assignor: consumerGroup.assignorName, generation: consumerGroup.groupEpoch, consumerGroup }
+      : streamsGroup && engineStreamsGroup
+      ? { state: engineStreamsGroup.state, protocolType: 'streams', groupType: 'streams' as const, assignor: streamsGroup.assignorName ?? '', generation: streamsGroup.groupEpoch, streamsGroup }
       : {
         state: described.groupState,
         protocolType: described.protocolType,

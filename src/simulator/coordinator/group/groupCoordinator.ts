@@ -152,6 +152,11 @@ export class GroupCoordinator {
     this.deliver(respond, this.groups.streams.describe(groupIds));
   }
 
+  /** StreamsGroupDescribe for one group, synchronously (views read it between events). */
+  streamsGroupDescribeNow(groupId: string): StreamsDescribedGroup {
+    return this.groups.streams.describe([groupId])[0];
+  }
+
   /** Read-only access for views: the live streams group, or undefined. */
   streamsGroup(groupId: string): StreamsGroup | undefined {
     return this.groups.streams.streamsGroup(groupId);

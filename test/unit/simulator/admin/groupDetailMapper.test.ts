@@ -3,6 +3,7 @@ import { describeSimGroup, listSimGroups } from '../../../../src/simulator/admin
 import { buildScenario } from '../../../../src/simulator/scenarios/runScenario';
 import { EXACTLY_ONCE_SCENARIO } from '../../../../src/simulator/scenarios/exactlyOnce';
 import { commit, harness } from '../harness';
+import { Simulation } from '../../../../src/simulator/simulation';
 
 describe('simulator groupDetailMapper: transactions', () => {
   it('gives each partition its LSO, the lag against it for read_committed groups, and the pending transactional offsets', () => {
@@ -45,5 +46,41 @@ describe('simulator groupDetailMapper: transactions', () => {
     commit(sim, { generationId: -1, topic: 'u', offset: 3 });
     sim.advance(0);
     assert.equal(describeSimGroup(sim, 'g').offsets.find((r) => r.topic === 'u')!.markerOnlyLag, false, 'one record is still unread');
+  });
+});
+
+describe('simulator groupDetailMapper: streams groups', () => {
+  it('shows a streams group as a real broker\'s: type, epoch, members with the partitions their tasks read, committed offsets', () => {
+    const simulation = new Simulation({ seed: 3, streamsGroup: { initialRebalanceDelayMs: 0 } });
+    simulation.createTopic('clicks', 2);
+    simulation.createTopic('counter-store-changelog', 2);
+    const request = {
+      groupId: 'counter', memberId: 'thread-1', memberEpoch: 0, endpointInformationEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 30000,
+      topology: {
+        epoch: 0,
+        subtopologies: [{
+          subtopologyId: '0', sourceTopics: ['clicks'], sourceTopicRegex: [], repartitionSinkTopics: [], repartitionSourceTopics: [], copartitionGroups: [],
+          stateChangelogTopics: [{ name: 'counter-store-changelog', partitions: 0, replicationFactor: 0, topicConfigs: [] }],
+        }],
+      },
+      activeTasks: [], standbyTasks: [], warmupTasks: [], processId: 'process-1', userEndpoint: null, clientTags: [], taskOffsets: null, taskEndOffsets: null, shutdownApplication: false,
+    };
+    let epoch = 0;
+    simulation.coordinator.streamsGroupHeartbeat({ apiVersion: 1, clientId: 'counter-StreamThread-1-consumer', clientHost: '/127.0.0.1' }, request, (r) => {
+      epoch = r.response.memberEpoch;
+    });
+    simulation.runUntil(simulation.now + 10);
+    simulation.coordinator.offsetCommit({ groupId: 'counter', memberId: 'thread-1', groupInstanceId: null, generationId: epoch, topics: [{ name: 'clicks', partitions: [{ partition: 1, offset: 0 }] }] }, () => undefined);
+    simulation.runUntil(simulation.now + 10);
+    const detail = describeSimGroup(simulation, 'counter');
+    assert.equal(detail.groupType, 'streams');
+    assert.equal(detail.protocolType, 'streams');
+    assert.equal(detail.state, 'Stable');
+    assert.equal(detail.generation, detail.streamsGroup?.groupEpoch);
+    assert.deepEqual(detail.members.map((m) => [m.memberId, m.assignment.map((tp) => `${tp.topic}-${tp.partition}`)]), [['thread-1', ['clicks-0', 'clicks-1']]]);
+    assert.equal(detail.streamsGroup?.members[0].processId, 'process-1');
+    assert.deepEqual(detail.offsets.map((r) => [r.topic, r.partition, r.committedOffset, r.ownerMemberId]), [['clicks', 0, null, 'thread-1'], ['clicks', 1, 0, 'thread-1']]);
+    assert.equal(listSimGroups(simulation).find((g) => g.groupId === 'counter')?.groupType, 'streams');
+    simulation.dispose();
   });
 });
