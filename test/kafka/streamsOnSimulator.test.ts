@@ -7,6 +7,7 @@
  * group state and epochs, each member's epoch and active-task count (member ids are random).
  */
 import { strict as assert } from 'node:assert';
+import { describeSimGroup } from '../../src/simulator/admin/groupDetailMapper';
 import { SimKafkaServer } from '../../src/simulator/server/kafkaServer';
 import { Simulation } from '../../src/simulator/simulation';
 import { JavaClient, KAFKA_VERSION, TOOLS, runToolAsync, toolTables, toolTasks } from './groupTypesSupport';
@@ -78,6 +79,20 @@ interface Target {
       return { step, members: rows };
     }, 120000);
 
+  /** kafka-streams-groups.sh --describe --members --verbose equals our tree's members of the simulator's group, row for row. */
+  const treeEqualsTool = async (target: Target): Promise<void> => {
+    const rows = toolTables(await tool(target, ['--members', '--verbose']));
+    const detail = describeSimGroup(sim, target.app);
+    const fromTool = rows.map((row) => [row.MEMBER, Number(row['MEMBER-EPOCH']), row.PROCESS, row['CLIENT-ID'], JSON.stringify(toolTasks(row.ASSIGNMENTS ?? ''))]).sort();
+    const taskList = (list: Array<{ subtopologyId: string; partitions: number[] }>) => list.map((t) => `${t.subtopologyId}:${t.partitions.join(',')}`).sort();
+    const fromTree = (detail.streamsGroup?.members ?? []).map((m) => {
+      const tasks: Record<string, string[]> = { ACTIVE: taskList(m.assignment.active), 'TARGET-ACTIVE': taskList(m.targetAssignment.active) };
+      return [m.memberId, m.memberEpoch, m.processId, m.clientId, JSON.stringify(tasks)];
+    }).sort();
+    assert.deepEqual(fromTree, fromTool, 'our tree against kafka-streams-groups.sh --describe --members --verbose');
+    assert.equal(detail.members.length, rows.length);
+  };
+
   const instance = (target: Target): JavaClient => {
     const app = new JavaClient(target.env, 'StreamsApp', [target.env.bootstrap, target.app, INPUT, OUTPUT, '1'], { streams: true });
     apps.push(app);
@@ -91,6 +106,9 @@ interface Target {
     const alone = await converged(target, [TASKS], 'one instance running all tasks');
     const second = instance(target);
     const split = await converged(target, [TASKS / 2, TASKS / 2], 'the tasks split over two instances');
+    if (target === simulator) {
+      await treeEqualsTool(target);
+    }
     assert.ok(split.members.some((m) => m.memberId === alone.members[0].memberId), `${target.label}: the first instance kept its member id`);
     await first.stop();
     const left = await converged(target, [TASKS], 'the remaining instance running all tasks');
