@@ -4,7 +4,7 @@
  * lag computed the way `kafka-consumer-groups.sh --describe` prints it (LOG-END-OFFSET = high
  * watermark, LAG = high watermark - committed).
  */
-import { compareTopicPartitions, GROUP_STATES, type BrokerRef, type GroupDetail, type GroupState, type GroupSummary, type Member, type PartitionOffsets, type TopicPartition } from '../model/types';
+import { compareTopicPartitions, GROUP_STATES, topicPartitionKey, type BrokerRef, type GroupDetail, type GroupState, type GroupSummary, type Member, type PartitionOffsets, type TopicPartition } from '../model/types';
 import { decodeAssignment, decodeSubscription } from '../protocol/consumerProtocol';
 import { errorMessage } from '../protocol/errors';
 import type { IsolationLevel } from './isolationLevels';
@@ -68,9 +68,8 @@ export interface PartitionEnds {
   lastStableOffset: number | null;
 }
 
-export function partitionKey(tp: TopicPartition): string {
-  return `${tp.topic}\u0000${tp.partition}`;
-}
+/** The key of a topic partition in the maps of the load pipeline. */
+export const partitionKey = topicPartitionKey;
 
 /**
  * What a read_committed consumer still has to read: LSO - committed, floored at 0 (a commit can pass

@@ -5,21 +5,18 @@
  * sources: KafkaSource reads the answer from a broker, the simulator from its own engine.
  */
 import type { DescribedGroup, Member as DescribedMember } from '../protocol/messages/consumerGroupDescribeResponse';
-import { compareTopicPartitions, type ConsumerGroupInfo, type ConsumerGroupMemberInfo, type Member, type TopicPartition } from './types';
+import { compareTopicPartitions, topicPartitionKey, type ConsumerGroupInfo, type ConsumerGroupMemberInfo, type Member, type TopicPartition } from './types';
 
 /** Topic partitions of a describe's assignment (topic name and partition numbers), sorted. */
 export function flattenAssignment(topicPartitions: ReadonlyArray<{ topicName: string; partitions: readonly number[] }>): TopicPartition[] {
   return topicPartitions.flatMap(({ topicName, partitions }) => partitions.map((partition) => ({ topic: topicName, partition }))).sort(compareTopicPartitions);
 }
 
-function key(tp: TopicPartition): string {
-  return `${tp.topic}\u0000${tp.partition}`;
-}
 
 /** The partitions of `a` that `b` lacks, in `a`'s order. */
 export function partitionsMissingFrom(a: readonly TopicPartition[], b: readonly TopicPartition[]): TopicPartition[] {
-  const inB = new Set(b.map(key));
-  return a.filter((tp) => !inB.has(key(tp)));
+  const inB = new Set(b.map(topicPartitionKey));
+  return a.filter((tp) => !inB.has(topicPartitionKey(tp)));
 }
 
 /** Each value once, sorted (UTF-16 order, as Java's String.compareTo). */

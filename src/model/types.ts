@@ -39,6 +39,16 @@ export interface TopicPartition {
 }
 
 /** Topic (UTF-16 code-unit order, as Java's String.compareTo), then partition number. */
+/** Whether an open transaction holds read_committed consumers back here: the LSO below the high watermark. */
+export function isLsoHeld(r: { lastStableOffset?: number | null; logEndOffset: number | null }): r is { lastStableOffset: number; logEndOffset: number } {
+  return r.lastStableOffset != null && r.logEndOffset != null && r.lastStableOffset < r.logEndOffset;
+}
+
+/** One key per topic partition, for maps and sets (a NUL cannot be in a topic name). */
+export function topicPartitionKey(tp: TopicPartition): string {
+  return `${tp.topic}\u0000${tp.partition}`;
+}
+
 export function compareTopicPartitions(a: TopicPartition, b: TopicPartition): number {
   if (a.topic !== b.topic) {
     return a.topic < b.topic ? -1 : 1;

@@ -6,7 +6,7 @@
  * saw it (marked inferred: the marker fell between two snapshots). Holds only matter to read_committed
  * consumers, so a group known to read uncommitted gets none.
  */
-import type { GroupDetail, PartitionOffsets, RebalanceEvent, TopicPartition } from '../model/types';
+import { isLsoHeld, topicPartitionKey, type GroupDetail, type PartitionOffsets, type RebalanceEvent } from '../model/types';
 
 interface Hold {
   producerId: number;
@@ -14,11 +14,10 @@ interface Hold {
   lso: number;
 }
 
-const keyOf = (tp: TopicPartition): string => `${tp.topic}\u0000${tp.partition}`;
 
 function holdOf(row: PartitionOffsets): Hold | null {
   const producer = row.lsoHolder?.producer;
-  if (!producer || row.lastStableOffset == null || row.logEndOffset == null || row.lastStableOffset >= row.logEndOffset) {
+  if (!producer || !isLsoHeld(row)) {
     return null;
   }
   return { producerId: producer.producerId, producerEpoch: producer.producerEpoch, lso: row.lastStableOffset };
@@ -41,7 +40,7 @@ export class LsoHoldObserver {
       for (const row of detail.offsets) {
         const hold = holdOf(row);
         if (hold) {
-          seen.set(keyOf(row), { row, hold });
+          seen.set(topicPartitionKey(row), { row, hold });
         }
       }
     }

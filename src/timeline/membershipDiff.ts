@@ -3,7 +3,7 @@
  * who left, which static members came back under a new member id, and which partitions each
  * member lost and gained. Both real-cluster observers build their events on this.
  */
-import type { MemberAssignmentChange, RebalanceEvent, TopicPartition } from '../model/types';
+import { topicPartitionKey, type MemberAssignmentChange, type RebalanceEvent, type TopicPartition } from '../model/types';
 
 export interface MemberView {
   memberId: string;
@@ -91,9 +91,6 @@ export interface MembershipCauses {
   assignment: string;
 }
 
-export function topicPartitionKey(tp: TopicPartition): string {
-  return `${tp.topic}\u0000${tp.partition}`;
-}
 
 function memberFields(member: MemberView): Pick<RebalanceEvent, 'memberId' | 'groupInstanceId' | 'clientId'> {
   return { memberId: member.memberId, groupInstanceId: member.groupInstanceId, clientId: member.clientId };

@@ -7,7 +7,7 @@
  *   the consumer a read_committed fetch kept waiting.
  * Partition owners are followed through the events' assignment changes and members leaving.
  */
-import type { RebalanceEvent, TopicPartition } from '../model/types';
+import { topicPartitionKey, type RebalanceEvent, type TopicPartition } from '../model/types';
 
 export type TransactionOutcome = 'open' | 'committed' | 'aborted';
 
@@ -43,7 +43,6 @@ export interface LsoHoldSpan {
   endEvent: number | null;
 }
 
-const partitionKey = (tp: TopicPartition): string => `${tp.topic}\u0000${tp.partition}`;
 
 /** The group's own transactions and the LSO holds on its partitions, one event at a time. */
 export class TransactionSpanBuilder {
@@ -70,8 +69,8 @@ export class TransactionSpanBuilder {
       case 'transaction-offsets': {
         const open = this.openTransactions.get(txn.producerId);
         if (open) {
-          const known = new Set(open.partitions.map(partitionKey));
-          open.partitions.push(...txn.partitions.filter((tp) => !known.has(partitionKey(tp))));
+          const known = new Set(open.partitions.map(topicPartitionKey));
+          open.partitions.push(...txn.partitions.filter((tp) => !known.has(topicPartitionKey(tp))));
           open.transactionalId ??= txn.transactionalId ?? null;
           return;
         }
@@ -103,7 +102,7 @@ export class TransactionSpanBuilder {
       }
       case 'lso-held':
         for (const tp of txn.partitions) {
-          const key = partitionKey(tp);
+          const key = topicPartitionKey(tp);
           if (this.openHolds.has(key)) {
             continue; // one hold per partition at a time: the LSO is the first open transaction's
           }
@@ -126,7 +125,7 @@ export class TransactionSpanBuilder {
         return;
       case 'lso-released':
         for (const tp of txn.partitions) {
-          const key = partitionKey(tp);
+          const key = topicPartitionKey(tp);
           const hold = this.openHolds.get(key);
           if (hold) {
             hold.to = event.time;
@@ -155,13 +154,13 @@ export class TransactionSpanBuilder {
       for (const change of changes) {
         const lane = laneOfMember(change.memberId, change.groupInstanceId ?? null);
         for (const tp of change.revoked) {
-          const key = partitionKey(tp);
+          const key = topicPartitionKey(tp);
           if (this.owners.get(key) === lane) {
             this.owners.delete(key);
           }
         }
         for (const tp of change.assigned) {
-          this.owners.set(partitionKey(tp), lane);
+          this.owners.set(topicPartitionKey(tp), lane);
         }
       }
     }

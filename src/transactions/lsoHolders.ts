@@ -6,7 +6,7 @@
  * at their coordinators. Asked only for partitions whose LSO is below the high watermark, so a cluster without
  * open transactions costs no request. Every failure becomes the holder's `error`: it never fails the group.
  */
-import type { LsoHolder, PartitionOffsets, TopicPartition } from '../model/types';
+import { isLsoHeld, topicPartitionKey, type LsoHolder, type PartitionOffsets, type TopicPartition } from '../model/types';
 import type { ProducerState, TransactionAdmin, TransactionDescription } from '../model/transactions';
 
 /** A partition whose LSO is below its high watermark. */
@@ -17,18 +17,14 @@ export interface HeldPartition extends TopicPartition {
 
 export type LsoHolderAdmin = Pick<TransactionAdmin, 'now' | 'describeProducers' | 'listTransactions' | 'describeTransactions'>;
 
-const keyOf = (tp: TopicPartition): string => `${tp.topic}\u0000${tp.partition}`;
 
-function isHeld(r: { lastStableOffset?: number | null; logEndOffset: number | null }): r is { lastStableOffset: number; logEndOffset: number } {
-  return r.lastStableOffset != null && r.logEndOffset != null && r.lastStableOffset < r.logEndOffset;
-}
 
 /** Partitions where an open transaction holds read_committed consumers back, each once. */
 export function heldPartitions(rows: ReadonlyArray<TopicPartition & { lastStableOffset?: number | null; logEndOffset: number | null }>): HeldPartition[] {
   const held = new Map<string, HeldPartition>();
   for (const r of rows) {
-    if (isHeld(r)) {
-      held.set(keyOf(r), { topic: r.topic, partition: r.partition, lastStableOffset: r.lastStableOffset, highWatermark: r.logEndOffset });
+    if (isLsoHeld(r)) {
+      held.set(topicPartitionKey(r), { topic: r.topic, partition: r.partition, lastStableOffset: r.lastStableOffset, highWatermark: r.logEndOffset });
     }
   }
   return [...held.values()];
@@ -54,18 +50,18 @@ export async function readLsoHolders(held: readonly HeldPartition[], admin: LsoH
   try {
     answers = await admin.describeProducers(held);
   } catch (e) {
-    held.forEach((p) => result.set(keyOf(p), { observedAtMs, error: notNamedText(`DescribeProducers: ${errorText(e)}`) }));
+    held.forEach((p) => result.set(topicPartitionKey(p), { observedAtMs, error: notNamedText(`DescribeProducers: ${errorText(e)}`) }));
     return result;
   }
-  const lsoOf = new Map(held.map((p) => [keyOf(p), p.lastStableOffset]));
+  const lsoOf = new Map(held.map((p) => [topicPartitionKey(p), p.lastStableOffset]));
   const holders: Array<LsoHolder & { producer: ProducerState }> = [];
   for (const answer of answers) {
-    const lso = lsoOf.get(keyOf(answer));
+    const lso = lsoOf.get(topicPartitionKey(answer));
     if (lso === undefined) {
       continue;
     }
     if (answer.error !== undefined) {
-      result.set(keyOf(answer), { observedAtMs, error: notNamedText(`DescribeProducers: ${answer.error}`) });
+      result.set(topicPartitionKey(answer), { observedAtMs, error: notNamedText(`DescribeProducers: ${answer.error}`) });
       continue;
     }
     const producer = producerHoldingLso(answer.producers, lso);
@@ -73,7 +69,7 @@ export async function readLsoHolders(held: readonly HeldPartition[], admin: LsoH
     if (holder) {
       holders.push(holder);
     }
-    result.set(keyOf(answer), holder);
+    result.set(topicPartitionKey(answer), holder);
   }
   if (holders.length > 0) {
     await nameTransactions(holders, admin, errorText);
@@ -116,8 +112,8 @@ async function nameTransactions(holders: ReadonlyArray<LsoHolder & { producer: P
 export async function fillLsoHolders(rows: readonly PartitionOffsets[], admin: LsoHolderAdmin, errorText: (e: unknown) => string): Promise<void> {
   const holders = await readLsoHolders(heldPartitions(rows), admin, errorText);
   for (const row of rows) {
-    const holder = holders.get(keyOf(row));
-    if (holder !== undefined && isHeld(row)) {
+    const holder = holders.get(topicPartitionKey(row));
+    if (holder !== undefined && isLsoHeld(row)) {
       row.lsoHolder = holder;
     }
   }

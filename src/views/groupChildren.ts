@@ -4,14 +4,11 @@
  * or waits for), the committed partitions nobody owns, and (simulator only) the stopped consumers that
  * could be restarted.
  */
-import { compareTopicPartitions, type GroupDetail, type Member, type PartitionOffsets, type TopicPartition } from '../model/types';
+import { compareTopicPartitions, topicPartitionKey, type GroupDetail, type Member, type PartitionOffsets, type TopicPartition } from '../model/types';
 import type { SimulatedConsumerInfo } from '../model/simulatedConsumer';
 import { typeInfoRows } from './typeInfoRows';
 import { nodeIds, type GroupRef, type MemberNode, type PartitionEntry, type PartitionRole, type SourceKind, type TreeNode } from './treeNodes';
 
-function tpKey(tp: TopicPartition): string {
-  return `${tp.topic}\u0000${tp.partition}`;
-}
 
 /** An assigned partition the source gave no offsets row for: everything unknown. */
 function unknownOffsets(tp: TopicPartition, ownerMemberId: string | null): PartitionOffsets {
@@ -32,19 +29,19 @@ export function reconciliation(member: Member): { kept: TopicPartition[]; revoki
   if (!member.targetAssignment) {
     return { kept: current, revoking: [], awaited: [] };
   }
-  const target = new Set(member.targetAssignment.map(tpKey));
-  const owned = new Set(current.map(tpKey));
+  const target = new Set(member.targetAssignment.map(topicPartitionKey));
+  const owned = new Set(current.map(topicPartitionKey));
   return {
-    kept: current.filter((tp) => target.has(tpKey(tp))),
-    revoking: current.filter((tp) => !target.has(tpKey(tp))),
-    awaited: [...member.targetAssignment].sort(compareTopicPartitions).filter((tp) => !owned.has(tpKey(tp))),
+    kept: current.filter((tp) => target.has(topicPartitionKey(tp))),
+    revoking: current.filter((tp) => !target.has(topicPartitionKey(tp))),
+    awaited: [...member.targetAssignment].sort(compareTopicPartitions).filter((tp) => !owned.has(topicPartitionKey(tp))),
   };
 }
 
 export function groupChildren({ sourceId, sourceKind, detail, consumers }: GroupChildrenInput): TreeNode[] {
   const groupId = detail.groupId;
   const groupRowId = nodeIds.group(sourceId, groupId);
-  const offsetsByTp = new Map(detail.offsets.map((o) => [tpKey(o), o]));
+  const offsetsByTp = new Map(detail.offsets.map((o) => [topicPartitionKey(o), o]));
   const consumerByMemberId = new Map(consumers.filter((c) => c.memberId != null).map((c) => [c.memberId as string, c]));
   const consumerMembers = new Map((detail.consumerGroup?.members ?? []).map((m) => [m.memberId, m]));
   const streamsMembers = new Map((detail.streamsGroup?.members ?? []).map((m) => [m.memberId, m]));
@@ -52,8 +49,8 @@ export function groupChildren({ sourceId, sourceKind, detail, consumers }: Group
   const placedKeys = new Set<string>();
   const rowsOf = (tps: TopicPartition[], owner: string | null) =>
     tps.map((tp) => {
-      placedKeys.add(tpKey(tp));
-      return offsetsByTp.get(tpKey(tp)) ?? unknownOffsets(tp, owner);
+      placedKeys.add(topicPartitionKey(tp));
+      return offsetsByTp.get(topicPartitionKey(tp)) ?? unknownOffsets(tp, owner);
     });
 
   const children: TreeNode[] = typeInfoRows(groupRowId, detail);
@@ -78,7 +75,7 @@ export function groupChildren({ sourceId, sourceKind, detail, consumers }: Group
     children.push(node);
   }
 
-  const unassigned = detail.offsets.filter((o) => o.committedOffset != null && !placedKeys.has(tpKey(o))).sort(compareTopicPartitions);
+  const unassigned = detail.offsets.filter((o) => o.committedOffset != null && !placedKeys.has(topicPartitionKey(o))).sort(compareTopicPartitions);
   if (unassigned.length) {
     children.push({ kind: 'unassigned', id: nodeIds.unassigned(sourceId, groupId), group: { sourceId, groupId }, partitions: unassigned, share });
   }
