@@ -23,6 +23,11 @@ export const KIND_LABELS: Record<RebalanceEventKind, string> = {
   'lso-released': 'LSO released',
 };
 
+/** A producer id with its epoch when known: "4001, epoch 2". */
+export function producerEpochText(producer: { producerId: number; producerEpoch: number }): string {
+  return `${producer.producerId}${producer.producerEpoch >= 0 ? `, epoch ${producer.producerEpoch}` : ''}`;
+}
+
 /** "orders 0-3, 7 · payments 1" : partitions grouped by topic, runs collapsed. */
 export function formatPartitions(partitions: readonly TopicPartition[]): string {
   if (partitions.length === 0) {

@@ -5,7 +5,7 @@
  */
 import type { LsoHoldSpan, TimelineModel, TransactionSpan } from '../../timeline/timelineModel';
 import type { TimeBase } from '../timelineProtocol';
-import { formatPartitions } from './describe';
+import { formatPartitions, producerEpochText } from './describe';
 import { definitionList, h } from './dom';
 import { formatDuration, formatTime } from './viewWindow';
 
@@ -20,10 +20,6 @@ const OUTCOME_TEXT: Record<TransactionSpan['outcome'], string> = {
   committed: 'committed: its offsets became the group\'s',
   aborted: 'aborted: its offsets were dropped',
 };
-
-function producer(span: { producerId: number; producerEpoch: number }): string {
-  return `${span.producerId}${span.producerEpoch >= 0 ? `, epoch ${span.producerEpoch}` : ''}`;
-}
 
 function goTo(context: TransactionContext, event: number | null, text: string): HTMLElement[] {
   if (event === null) {
@@ -44,7 +40,7 @@ export function transactionDetails(context: TransactionContext, index: number): 
       h('h3', { text: 'Transaction' }),
       definitionList([
         ['Transactional id', span.transactionalId],
-        ['Producer', producer(span)],
+        ['Producer', producerEpochText(span)],
         ['Outcome', OUTCOME_TEXT[span.outcome]],
         ['Began', formatTime(span.from, timeBase, 1, true)],
         ['Open for', `${formatDuration((span.to ?? model.end) - span.from)}${span.to === null ? ' so far' : ''}`],
@@ -59,7 +55,7 @@ export function transactionDetails(context: TransactionContext, index: number): 
       h('h3', { text: `LSO of ${hold.topic}-${hold.partition}` }),
       definitionList([
         ['Held at', hold.lso !== null ? hold.lso.toLocaleString('en-US') : null],
-        ['By', `${hold.transactionalId !== null ? `${hold.transactionalId}, ` : ''}producer ${producer(hold)}`],
+        ['By', `${hold.transactionalId !== null ? `${hold.transactionalId}, ` : ''}producer ${producerEpochText(hold)}`],
         ['Read by', hold.lane >= 0 ? model.lanes[hold.lane]?.label : 'no member of the group at the time'],
         ['Held for', `${formatDuration((hold.to ?? model.end) - hold.from)}${hold.to === null ? ' so far' : ''}`],
         ['Effect', 'read_committed fetches stop at the LSO: the group\'s lag grows until the transaction ends'],

@@ -5,7 +5,7 @@
  * partition no member owned goes on the group's lane, at its top.
  */
 import type { LsoHoldSpan, TransactionSpan } from '../../timeline/timelineModel';
-import { formatPartitions } from './describe';
+import { formatPartitions, producerEpochText } from './describe';
 import { rectPath, type PathBatch } from './pathBatch';
 import { pixelRuns } from './pixelRuns';
 import { GROUP_LANE_HEIGHT, MIN_SPAN_PIXELS } from './plotScale';
@@ -23,8 +23,8 @@ function barHit(x: number, y: number, width: number, event: number, title: () =>
 }
 
 function producerText(span: { producerId: number; producerEpoch: number; transactionalId: string | null }): string {
-  const epoch = span.producerEpoch >= 0 ? `, epoch ${span.producerEpoch}` : '';
-  return span.transactionalId !== null ? `\`${span.transactionalId}\` (producer ${span.producerId}${epoch})` : `producer ${span.producerId}${epoch}`;
+  const producer = producerEpochText(span);
+  return span.transactionalId !== null ? `\`${span.transactionalId}\` (producer ${producer})` : `producer ${producer}`;
 }
 
 export function transactionTitle(span: TransactionSpan, end: number, timeBase: PlotLayers['timeBase']): string {
