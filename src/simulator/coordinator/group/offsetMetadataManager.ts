@@ -80,8 +80,7 @@ export class OffsetMetadataManager {
   replayEndTransactionMarker(groupId: string, producerId: number, result: TransactionResult): void {
     // The marker goes to the group's partition whether or not the group is still there.
     this.events.records.endTransaction(groupId, producerId, result);
-    const staged = this.pendingOffsets.list(groupId).filter((p) => p.producerId === producerId).length;
-    const materialized = this.pendingOffsets.take(groupId, producerId, result);
+    const { staged, materialized } = this.pendingOffsets.take(groupId, producerId, result);
     const group = this.groups.group(groupId);
     if (!group || group.state === 'Dead') {
       return;

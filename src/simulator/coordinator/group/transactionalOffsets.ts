@@ -76,21 +76,22 @@ export class PendingTransactionalOffsets {
     return [...(this.groups.get(groupId) ?? [])].flatMap(([producerId, topics]) => flatten(producerId, topics));
   }
 
-  /** Removes and returns the producer's pending offsets for one group; the caller materializes them on COMMIT. */
-  take(groupId: string, producerId: number, result: TransactionResult): PendingPartition[] {
+  /**
+   * Removes the producer's pending offsets for one group: how many were staged, and the ones the caller
+   * materializes (all on COMMIT, none on ABORT).
+   */
+  take(groupId: string, producerId: number, result: TransactionResult): { staged: number; materialized: PendingPartition[] } {
     const producers = this.groups.get(groupId);
     const topics = producers?.get(producerId);
     if (!producers || !topics) {
-      return [];
+      return { staged: 0, materialized: [] };
     }
     producers.delete(producerId);
     if (producers.size === 0) {
       this.groups.delete(groupId);
     }
-    if (result === 'ABORT') {
-      return [];
-    }
-    return flatten(producerId, topics);
+    const staged = flatten(producerId, topics);
+    return { staged: staged.length, materialized: result === 'ABORT' ? [] : staged };
   }
 
   /** The groups holding offsets `producerId` sent in a transaction still open. */

@@ -12,11 +12,11 @@ describe('PendingTransactionalOffsets', () => {
     assert.ok(pending.isPending('g', 't', 0));
     assert.ok(pending.isPending('g', 't', 1));
     assert.equal(pending.isPending('g', 't', 2), false);
-    assert.deepEqual(pending.take('g', 1, 'ABORT'), [], 'ABORT discards');
+    assert.deepEqual(pending.take('g', 1, 'ABORT'), { staged: 1, materialized: [] }, 'ABORT discards');
     assert.equal(pending.isPending('g', 't', 0), false);
-    assert.deepEqual(pending.take('g', 2, 'COMMIT').map((p) => [p.topic, p.partition, p.producerId, p.value.offset]), [['t', 1, 2, 20]]);
+    assert.deepEqual(pending.take('g', 2, 'COMMIT').materialized.map((p) => [p.topic, p.partition, p.producerId, p.value.offset]), [['t', 1, 2, 20]]);
     assert.equal(pending.hasGroup('g'), false);
-    assert.deepEqual(pending.take('g', 2, 'COMMIT'), [], 'a second marker finds nothing');
+    assert.deepEqual(pending.take('g', 2, 'COMMIT'), { staged: 0, materialized: [] }, 'a second marker finds nothing');
     assert.deepEqual(pending.list('h').map((p) => p.value.offset), [30]);
     pending.deleteGroup('h');
     assert.equal(pending.hasGroup('h'), false);
