@@ -12,17 +12,12 @@ import { ConsumerGroupHeartbeatResponse, type ConsumerGroupHeartbeatResponseData
 import { AUTHORIZED_OPERATIONS_OMITTED } from '../coordinator/group/modern/consumer/consumerGroupDescribe';
 import type { Respond } from '../common/requests';
 import { ask, defineApi, type ApiDefinition, type RequestContext } from './context';
-import { coordinatorError } from './groupApis';
-
-/** Kafka's answer for a group this broker does not coordinate. */
-function notCoordinator(groupId: string): string {
-  return `The coordinator is not available or this broker is not the coordinator of group ${groupId}.`;
-}
+import { coordinatorError, describeLocalGroups, notCoordinatorMessage } from './groupApis';
 
 async function consumerGroupHeartbeat(request: ConsumerGroupHeartbeatRequestData, ctx: RequestContext): Promise<ConsumerGroupHeartbeatResponseData> {
   if (coordinatorError(ctx, request.groupId) !== 'NONE') {
     return {
-      throttleTimeMs: 0, errorCode: errorCodeOf('NOT_COORDINATOR'), errorMessage: notCoordinator(request.groupId),
+      throttleTimeMs: 0, errorCode: errorCodeOf('NOT_COORDINATOR'), errorMessage: notCoordinatorMessage(request.groupId),
       memberId: null, memberEpoch: 0, heartbeatIntervalMs: 0, assignment: null,
     };
   }
@@ -33,17 +28,11 @@ async function consumerGroupHeartbeat(request: ConsumerGroupHeartbeatRequestData
 
 async function consumerGroupDescribe(request: ConsumerGroupDescribeRequestData, ctx: RequestContext): Promise<ConsumerGroupDescribeResponseData> {
   const coordinator = ctx.server.simulation.coordinator;
-  const local = request.groupIds.filter((groupId) => coordinatorError(ctx, groupId) === 'NONE');
-  type Described = ConsumerGroupDescribeResponseData['groups'];
-  const groups = await ask((q: readonly string[], a: Respond<Described>) => coordinator.consumerGroupDescribe(q, a), local);
-  const described = new Map(groups.map((group) => [group.groupId, group]));
-  return {
-    throttleTimeMs: 0,
-    groups: request.groupIds.map((groupId) => described.get(groupId) ?? {
-      errorCode: errorCodeOf('NOT_COORDINATOR'), errorMessage: notCoordinator(groupId), groupId, groupState: '', groupEpoch: 0, assignmentEpoch: 0,
-      assignorName: '', members: [], authorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
-    }),
-  };
+  const groups = await describeLocalGroups<ConsumerGroupDescribeResponseData['groups'][number]>(ctx, request.groupIds, (q, a) => coordinator.consumerGroupDescribe(q, a), (groupId) => ({
+    errorCode: errorCodeOf('NOT_COORDINATOR'), errorMessage: notCoordinatorMessage(groupId), groupId, groupState: '', groupEpoch: 0, assignmentEpoch: 0,
+    assignorName: '', members: [], authorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
+  }));
+  return { throttleTimeMs: 0, groups };
 }
 
 export const CONSUMER_GROUP_APIS: readonly ApiDefinition[] = [

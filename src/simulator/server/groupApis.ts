@@ -24,7 +24,7 @@ import type {
   JoinGroupResponse as EngineJoinResponse,
   LeaveGroupMemberIdentity,
   LeaveGroupResponse as EngineLeaveResponse,
-  SyncGroupResponse as EngineSyncResponse, OffsetCommitResponse as EngineCommitResponse, OffsetFetchResponse as EngineFetchResponse } from '../common/requests';
+  SyncGroupResponse as EngineSyncResponse, OffsetCommitResponse as EngineCommitResponse, OffsetFetchResponse as EngineFetchResponse, Respond } from '../common/requests';
 import { ask, defineApi, type ApiDefinition, type RequestContext } from './context';
 import { assignmentFromWire, assignmentToWire, subscriptionFromWire, subscriptionToWire } from './memberProtocol';
 import { topicName, UNKNOWN_TOPIC } from './topicIds';
@@ -34,6 +34,27 @@ const CONSUMER_PROTOCOL_TYPE = 'consumer';
 /** NOT_COORDINATOR unless this broker leads the group's __consumer_offsets partition. */
 export function coordinatorError(ctx: RequestContext, groupId: string): KafkaErrorCode {
   return ctx.server.simulation.cluster.coordinatorFor(groupId).nodeId === ctx.nodeId ? 'NONE' : 'NOT_COORDINATOR';
+}
+
+/** Kafka's answer for a group this broker does not coordinate. */
+export function notCoordinatorMessage(groupId: string): string {
+  return `The coordinator is not available or this broker is not the coordinator of group ${groupId}.`;
+}
+
+/**
+ * A describe of many groups (ConsumerGroupDescribe, StreamsGroupDescribe): the engine describes the ones this
+ * broker coordinates, every other gets `notCoordinator`, in the order the request names them.
+ */
+export async function describeLocalGroups<G extends { groupId: string }>(
+  ctx: RequestContext,
+  groupIds: readonly string[],
+  describe: (local: readonly string[], respond: Respond<G[]>) => void,
+  notCoordinator: (groupId: string) => G,
+): Promise<G[]> {
+  const local = groupIds.filter((groupId) => coordinatorError(ctx, groupId) === 'NONE');
+  const groups = await ask<readonly string[], G[]>(describe, local);
+  const described = new Map(groups.map((group) => [group.groupId, group]));
+  return groupIds.map((groupId) => described.get(groupId) ?? notCoordinator(groupId));
 }
 
 // ------------------------------------------------------------------ JoinGroup

@@ -16,11 +16,7 @@ import type { ConfiguredInternalTopic } from '../coordinator/streams/topics/conf
 import type { Respond } from '../common/requests';
 import { createTopic } from './clusterApis';
 import { ask, defineApi, type ApiDefinition, type RequestContext } from './context';
-import { coordinatorError } from './groupApis';
-
-function notCoordinator(groupId: string): string {
-  return `The coordinator is not available or this broker is not the coordinator of group ${groupId}.`;
-}
+import { coordinatorError, describeLocalGroups, notCoordinatorMessage } from './groupApis';
 
 /** AutoTopicCreationManager.createStreamsInternalTopics: each missing topic, with the broker's replication factor. */
 function createInternalTopics(ctx: RequestContext, topics: ReadonlyMap<string, ConfiguredInternalTopic>): void {
@@ -39,7 +35,7 @@ function createInternalTopics(ctx: RequestContext, topics: ReadonlyMap<string, C
 async function streamsGroupHeartbeat(request: StreamsGroupHeartbeatRequestData, ctx: RequestContext): Promise<StreamsGroupHeartbeatResponseData> {
   if (coordinatorError(ctx, request.groupId) !== 'NONE') {
     return {
-      throttleTimeMs: 0, errorCode: errorCodeOf('NOT_COORDINATOR'), errorMessage: notCoordinator(request.groupId), memberId: request.memberId, memberEpoch: 0,
+      throttleTimeMs: 0, errorCode: errorCodeOf('NOT_COORDINATOR'), errorMessage: notCoordinatorMessage(request.groupId), memberId: request.memberId, memberEpoch: 0,
       heartbeatIntervalMs: 0, taskOffsetIntervalMs: 0, status: null, activeTasks: null, standbyTasks: null, warmupTasks: null, endpointInformationEpoch: 0, partitionsByUserEndpoint: null,
     };
   }
@@ -55,13 +51,10 @@ async function streamsGroupHeartbeat(request: StreamsGroupHeartbeatRequestData, 
 
 async function streamsGroupDescribe(request: StreamsGroupDescribeRequestData, ctx: RequestContext): Promise<StreamsGroupDescribeResponseData> {
   const coordinator = ctx.server.simulation.coordinator;
-  const local = request.groupIds.filter((groupId) => coordinatorError(ctx, groupId) === 'NONE');
-  const groups = await ask((q: readonly string[], a: Respond<DescribedGroup[]>) => coordinator.streamsGroupDescribe(q, a), local);
-  const described = new Map(groups.map((group) => [group.groupId, group]));
-  return {
-    throttleTimeMs: 0,
-    groups: request.groupIds.map((groupId) => described.get(groupId) ?? { ...streamsGroupNotFound(groupId, notCoordinator(groupId)), errorCode: errorCodeOf('NOT_COORDINATOR') }),
-  };
+  const groups = await describeLocalGroups<DescribedGroup>(ctx, request.groupIds, (q, a) => coordinator.streamsGroupDescribe(q, a), (groupId) => ({
+    ...streamsGroupNotFound(groupId, notCoordinatorMessage(groupId)), errorCode: errorCodeOf('NOT_COORDINATOR'),
+  }));
+  return { throttleTimeMs: 0, groups };
 }
 
 export const STREAMS_GROUP_APIS: readonly ApiDefinition[] = [
