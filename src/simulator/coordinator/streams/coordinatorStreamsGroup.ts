@@ -5,41 +5,17 @@
  * assigned in (CommitPartitionValidator).
  */
 import type { KafkaErrorCode } from '../../common/errors';
-import type { Group, GroupMemberIdentity, OffsetExpirationCondition } from '../group/group';
-import { GroupOffsets } from '../group/groupOffsets';
+import type { Group, OffsetExpirationCondition } from '../group/group';
+import { ModernGroupView } from '../group/modernGroupView';
 import type { StreamsGroup } from './streamsGroup';
 import type { StreamsGroupMember } from './streamsGroupMember';
 
 /** StreamsGroup.PROTOCOL_TYPE: what ListGroups prints as a streams group's protocol type. */
 export const STREAMS_GROUP_PROTOCOL_TYPE = 'streams';
 
-export class CoordinatorStreamsGroup extends GroupOffsets implements Group {
+export class CoordinatorStreamsGroup extends ModernGroupView<StreamsGroup> implements Group {
   readonly type = 'streams';
   readonly protocolType = STREAMS_GROUP_PROTOCOL_TYPE;
-
-  constructor(
-    readonly groupId: string,
-    /** The engine's group of this id, or undefined once it is deleted. */
-    private readonly current: () => StreamsGroup | undefined,
-  ) {
-    super();
-  }
-
-  get state(): StreamsGroup['state'] {
-    return this.current()?.state ?? 'Dead';
-  }
-
-  get generationId(): number {
-    return this.current()?.groupEpoch ?? 0;
-  }
-
-  get members(): ReadonlyMap<string, GroupMemberIdentity> {
-    const members = new Map<string, GroupMemberIdentity>();
-    for (const member of this.current()?.members.values() ?? []) {
-      members.set(member.memberId, { memberId: member.memberId, groupInstanceId: member.instanceId, clientId: member.clientId });
-    }
-    return members;
-  }
 
   isEmpty(): boolean {
     return this.state === 'Empty' || this.state === 'Dead';

@@ -6,40 +6,15 @@
  */
 import type { ConsumerGroup } from '.';
 import type { KafkaErrorCode } from '../../../../common/errors';
-import type { Group, GroupMemberIdentity, OffsetExpirationCondition } from '../../group';
-import { GroupOffsets } from '../../groupOffsets';
+import type { Group, OffsetExpirationCondition } from '../../group';
+import { ModernGroupView } from '../../modernGroupView';
 
 /** ConsumerProtocol.PROTOCOL_TYPE: what ListGroups prints as a consumer group's protocol type. */
 export const CONSUMER_GROUP_PROTOCOL_TYPE = 'consumer';
 
-export class CoordinatorConsumerGroup extends GroupOffsets implements Group {
+export class CoordinatorConsumerGroup extends ModernGroupView<ConsumerGroup> implements Group {
   readonly type = 'consumer';
   readonly protocolType = CONSUMER_GROUP_PROTOCOL_TYPE;
-
-  constructor(
-    readonly groupId: string,
-    /** The engine's group of this id, or undefined once it is deleted. */
-    private readonly current: () => ConsumerGroup | undefined,
-  ) {
-    super();
-  }
-
-  get state(): ConsumerGroup['state'] {
-    return this.current()?.state ?? 'Dead';
-  }
-
-  /** The group epoch stands where a classic group's generation does (events, ListGroups). */
-  get generationId(): number {
-    return this.current()?.groupEpoch ?? 0;
-  }
-
-  get members(): ReadonlyMap<string, GroupMemberIdentity> {
-    const members = new Map<string, GroupMemberIdentity>();
-    for (const member of this.current()?.members.values() ?? []) {
-      members.set(member.memberId, { memberId: member.memberId, groupInstanceId: member.instanceId, clientId: member.clientId });
-    }
-    return members;
-  }
 
   isEmpty(): boolean {
     return (this.current()?.members.size ?? 0) === 0;
