@@ -372,6 +372,9 @@ export interface MemberReconciliation {
   pendingAssignment: TopicPartition[];
   /** On the step that reaches the target: milliseconds from the target assignment to this step. */
   convergedAfterMs?: number;
+  /** Streams groups: the standby and the warm-up tasks the member holds after the step (neither stops processing). */
+  standbyTasks?: TopicPartition[];
+  warmupTasks?: TopicPartition[];
 }
 
 export interface RebalanceEvent {

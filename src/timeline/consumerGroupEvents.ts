@@ -49,6 +49,9 @@ interface CurrentAssignment {
   state: number;
   assigned: PartitionsByTopicId;
   pendingRevocation: PartitionsByTopicId;
+  /** Streams groups only. */
+  standby?: PartitionsByTopicId;
+  warmup?: PartitionsByTopicId;
 }
 
 /** Kafka's MemberState values (modern/MemberState.java). */
@@ -213,6 +216,8 @@ export class ConsumerGroupEventBuilder {
       state: value.state,
       assigned: new Map(value.assignedPartitions.map((t) => [t.topicId, t.partitions])),
       pendingRevocation: new Map(value.partitionsPendingRevocation.map((t) => [t.topicId, t.partitions])),
+      standby: value.standbyTasks === undefined ? undefined : new Map(value.standbyTasks.map((t) => [t.topicId, t.partitions])),
+      warmup: value.warmupTasks === undefined ? undefined : new Map(value.warmupTasks.map((t) => [t.topicId, t.partitions])),
     };
     this.current.set(memberId, after);
     const owned = (assignment: CurrentAssignment | undefined): Map<string, TopicPartition> =>
@@ -235,6 +240,10 @@ export class ConsumerGroupEventBuilder {
     };
     if (reached && this.targetTime !== null && (before === undefined || !isReconciledTo(before, this.targetEpoch))) {
       reconciliation.convergedAfterMs = time - this.targetTime;
+    }
+    if (after.standby !== undefined && after.warmup !== undefined) {
+      reconciliation.standbyTasks = [...this.named(after.standby).values()].sort(compareTopicPartitions);
+      reconciliation.warmupTasks = [...this.named(after.warmup).values()].sort(compareTopicPartitions);
     }
     const member = this.members.get(memberId);
     return [this.event(time, {

@@ -31,10 +31,19 @@ export type ConsumerGroupRecord =
   | { type: 'ConsumerGroupMemberMetadata'; key: ConsumerGroupMemberMetadataKeyData; value: ConsumerGroupMemberMetadataValueData | null }
   | { type: 'ConsumerGroupTargetAssignmentMetadata'; key: ConsumerGroupTargetAssignmentMetadataKeyData; value: ConsumerGroupTargetAssignmentMetadataValueData | null }
   | { type: 'ConsumerGroupTargetAssignmentMember'; key: ConsumerGroupTargetAssignmentMemberKeyData; value: ConsumerGroupTargetAssignmentMemberValueData | null }
-  | { type: 'ConsumerGroupCurrentMemberAssignment'; key: ConsumerGroupCurrentMemberAssignmentKeyData; value: ConsumerGroupCurrentMemberAssignmentValueData | null }
+  | { type: 'ConsumerGroupCurrentMemberAssignment'; key: ConsumerGroupCurrentMemberAssignmentKeyData; value: CurrentMemberAssignmentValue | null }
   | { type: 'ConsumerGroupRegularExpression'; key: ConsumerGroupRegularExpressionKeyData; value: ConsumerGroupRegularExpressionValueData | null };
 
 export type ConsumerGroupRecordType = ConsumerGroupRecord['type'];
+
+/**
+ * A current assignment as the timeline reads it: a streams group's record, mapped onto the consumer
+ * group's (streamsGroupRecords.ts), also carries its standby and warm-up tasks, which hold no partition.
+ */
+export type CurrentMemberAssignmentValue = ConsumerGroupCurrentMemberAssignmentValueData & {
+  standbyTasks?: ConsumerGroupCurrentMemberAssignmentValueData['assignedPartitions'];
+  warmupTasks?: ConsumerGroupCurrentMemberAssignmentValueData['assignedPartitions'];
+};
 
 const FAMILY = new CoordinatorRecordFamily<ConsumerGroupRecord>('consumer-group', [
   recordCodecs('ConsumerGroupMetadata', ConsumerGroupMetadataKey, ConsumerGroupMetadataValue),

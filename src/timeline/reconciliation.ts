@@ -1,14 +1,16 @@
 /**
  * A KIP-848 group's reconciliation laid out for drawing, from its members' epoch steps
  * (RebalanceEvent.reconciliation): per member, the spans during which it still had partitions to
- * revoke or waited for partitions others still owned, and how long each member took to reach each
- * target assignment. Classic groups have no epoch steps and get an empty layout. Pure.
+ * revoke or waited for partitions others still owned (and, in a streams group, held standby or warm-up
+ * tasks), and how long each member took to reach each target assignment. Classic groups have no epoch steps and get an empty layout. Pure.
  */
 import type { RebalanceEvent, TopicPartition } from '../model/types';
 
+export type ReconciliationSpanKind = 'revoking' | 'waiting' | 'standby' | 'warmup';
+
 export interface ReconciliationSpan {
   memberId: string;
-  kind: 'revoking' | 'waiting';
+  kind: ReconciliationSpanKind;
   from: number;
   /** The member's next step, its leaving, or the end of the timeline while still open. */
   to: number;
@@ -70,6 +72,12 @@ export function reconciliationLayout(events: readonly RebalanceEvent[], end: num
     }
     if (rec.pendingAssignment.length > 0) {
       opened.push({ ...base, kind: 'waiting', partitions: rec.pendingAssignment });
+    }
+    if (rec.standbyTasks !== undefined && rec.standbyTasks.length > 0) {
+      opened.push({ ...base, kind: 'standby', partitions: rec.standbyTasks });
+    }
+    if (rec.warmupTasks !== undefined && rec.warmupTasks.length > 0) {
+      opened.push({ ...base, kind: 'warmup', partitions: rec.warmupTasks });
     }
     if (opened.length > 0) {
       spans.push(...opened);

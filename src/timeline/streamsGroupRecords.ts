@@ -7,7 +7,7 @@
  * (consumerGroupEvents.ts) reads all three: an active task (subtopology s, partition p; Kafka Streams
  * names it s_p) is shown as the partition p of a pseudo-topic `subtopology s`, and active tasks
  * pending revocation as partitions pending revocation. Standby and warm-up tasks hold no input
- * partition and are left out. Streams numbers its member states from 1, not 0. The member's process id is shown with its client id. The topology
+ * partition: the current assignment carries them beside the active tasks, for the member's reconciliation. Streams numbers its member states from 1, not 0. The member's process id is shown with its client id. The topology
  * (23) makes no event: a topology change shows as the group-epoch bump that follows.
  */
 import { StreamsGroupCurrentMemberAssignmentKey, type StreamsGroupCurrentMemberAssignmentKeyData } from '../protocol/messages/streamsGroupCurrentMemberAssignmentKey';
@@ -96,6 +96,8 @@ export function asConsumerGroupRecord(record: StreamsGroupRecord): ConsumerGroup
           state: asConsumerMemberState(record.value.state),
           assignedPartitions: asTopicPartitions(record.value.activeTasks),
           partitionsPendingRevocation: asTopicPartitions(record.value.activeTasksPendingRevocation),
+          standbyTasks: asTopicPartitions(record.value.standbyTasks),
+          warmupTasks: asTopicPartitions(record.value.warmupTasks),
         },
       };
     case 'StreamsGroupTopology':

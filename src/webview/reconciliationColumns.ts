@@ -15,13 +15,19 @@ export interface ReconciliationColumns {
   recState: Uint8Array;
   /** NaN when the step did not converge. */
   recConvergedMs: Float64Array;
-  /** Reconciliation r has pending revocations [recPartStart[2r], recPartStart[2r + 1]) and pending assignments up to recPartStart[2r + 2]. */
+  /** 1 when reconciliation r is a streams member's, with standby and warm-up tasks (possibly none). */
+  recHasTasks: Uint8Array;
+  /**
+   * Reconciliation r has RANGES_PER_RECONCILIATION ranges of partitions in order (pending revocations, pending
+   * assignments, standby tasks, warm-up tasks): range k is [recPartStart[4r + k], recPartStart[4r + k + 1]).
+   */
   recPartStart: Int32Array;
   recPartTopic: Int32Array;
   recPartNumber: Int32Array;
 }
 
 export const RECONCILIATION_STATES: readonly MemberReconciliation['state'][] = ['stable', 'unrevoked-partitions', 'unreleased-partitions', 'unknown'];
+const RANGES_PER_RECONCILIATION = 4;
 const STATE_CODES = new Map(RECONCILIATION_STATES.map((state, index) => [state, index]));
 
 export const RECONCILIATION_TYPED = {
@@ -31,6 +37,7 @@ export const RECONCILIATION_TYPED = {
   recTargetEpoch: Int32Array,
   recState: Uint8Array,
   recConvergedMs: Float64Array,
+  recHasTasks: Uint8Array,
   recPartStart: Int32Array,
   recPartTopic: Int32Array,
   recPartNumber: Int32Array,
@@ -38,7 +45,8 @@ export const RECONCILIATION_TYPED = {
 
 export function encodeReconciliations(reconciliations: ReadonlyArray<MemberReconciliation | undefined>, ref: (text: string) => number): ReconciliationColumns {
   const present = reconciliations.flatMap((rec) => (rec === undefined ? [] : [rec]));
-  const parts = present.reduce((n, rec) => n + rec.pendingRevocation.length + rec.pendingAssignment.length, 0);
+  const rangesOf = (rec: MemberReconciliation): ReadonlyArray<readonly TopicPartition[]> => [rec.pendingRevocation, rec.pendingAssignment, rec.standbyTasks ?? [], rec.warmupTasks ?? []];
+  const parts = present.reduce((n, rec) => n + rangesOf(rec).reduce((m, range) => m + range.length, 0), 0);
   const n = present.length;
   const columns: ReconciliationColumns = {
     recAt: new Int32Array(reconciliations.length).fill(-1),
@@ -47,7 +55,8 @@ export function encodeReconciliations(reconciliations: ReadonlyArray<MemberRecon
     recTargetEpoch: new Int32Array(n),
     recState: new Uint8Array(n),
     recConvergedMs: new Float64Array(n),
-    recPartStart: new Int32Array(n * 2 + 1),
+    recHasTasks: new Uint8Array(n),
+    recPartStart: new Int32Array(n * RANGES_PER_RECONCILIATION + 1),
     recPartTopic: new Int32Array(parts),
     recPartNumber: new Int32Array(parts),
   };
@@ -70,21 +79,22 @@ export function encodeReconciliations(reconciliations: ReadonlyArray<MemberRecon
     columns.recTargetEpoch[r] = rec.targetEpoch;
     columns.recState[r] = STATE_CODES.get(rec.state) ?? STATE_CODES.get('unknown') ?? 0;
     columns.recConvergedMs[r] = rec.convergedAfterMs ?? Number.NaN;
-    columns.recPartStart[r * 2] = part;
-    put(rec.pendingRevocation);
-    columns.recPartStart[r * 2 + 1] = part;
-    put(rec.pendingAssignment);
+    columns.recHasTasks[r] = rec.standbyTasks !== undefined && rec.warmupTasks !== undefined ? 1 : 0;
+    rangesOf(rec).forEach((range, k) => {
+      columns.recPartStart[r * RANGES_PER_RECONCILIATION + k] = part;
+      put(range);
+    });
     r++;
   });
-  columns.recPartStart[n * 2] = part;
+  columns.recPartStart[n * RANGES_PER_RECONCILIATION] = part;
   return columns;
 }
 
 /** Checks the columns hold together; throws naming what does not. */
 export function checkReconciliations(columns: ReconciliationColumns, count: number): void {
   const n = columns.recMemberEpoch.length;
-  const sameLength = [columns.recPreviousEpoch, columns.recTargetEpoch, columns.recState, columns.recConvergedMs].every((c) => c.length === n);
-  if (columns.recAt.length !== count || !sameLength || columns.recPartStart.length !== n * 2 + 1 || columns.recPartNumber.length !== columns.recPartTopic.length) {
+  const sameLength = [columns.recPreviousEpoch, columns.recTargetEpoch, columns.recState, columns.recConvergedMs, columns.recHasTasks].every((c) => c.length === n);
+  if (columns.recAt.length !== count || !sameLength || columns.recPartStart.length !== n * RANGES_PER_RECONCILIATION + 1 || columns.recPartNumber.length !== columns.recPartTopic.length) {
     throw new Error('event columns: the reconciliation columns do not match each other');
   }
   for (let i = 0; i < count; i++) {
@@ -112,16 +122,21 @@ export function decodeReconciliation(
   if (state === undefined) {
     throw new Error(`event columns: reconciliation ${r} has state code ${columns.recState[r]}`);
   }
+  const range = (k: number): TopicPartition[] => partitions(columns.recPartStart[r * RANGES_PER_RECONCILIATION + k], columns.recPartStart[r * RANGES_PER_RECONCILIATION + k + 1]);
   const rec: MemberReconciliation = {
     memberEpoch: columns.recMemberEpoch[r],
     previousMemberEpoch: columns.recPreviousEpoch[r],
     state,
     targetEpoch: columns.recTargetEpoch[r],
-    pendingRevocation: partitions(columns.recPartStart[r * 2], columns.recPartStart[r * 2 + 1]),
-    pendingAssignment: partitions(columns.recPartStart[r * 2 + 1], columns.recPartStart[r * 2 + 2]),
+    pendingRevocation: range(0),
+    pendingAssignment: range(1),
   };
   if (!Number.isNaN(columns.recConvergedMs[r])) {
     rec.convergedAfterMs = columns.recConvergedMs[r];
+  }
+  if (columns.recHasTasks[r] === 1) {
+    rec.standbyTasks = range(2);
+    rec.warmupTasks = range(3);
   }
   return rec;
 }

@@ -171,6 +171,8 @@ function reconciliationFacts(rec: MemberReconciliation): HTMLElement {
     ['State', RECONCILIATION_STATE_LABELS[rec.state]],
     ['Still to revoke', rec.pendingRevocation.length > 0 ? formatPartitions(rec.pendingRevocation) : null],
     ['Waiting for', rec.pendingAssignment.length > 0 ? formatPartitions(rec.pendingAssignment) : null],
+    ['Standby tasks', rec.standbyTasks !== undefined && rec.standbyTasks.length > 0 ? formatPartitions(rec.standbyTasks) : null],
+    ['Warm-up tasks', rec.warmupTasks !== undefined && rec.warmupTasks.length > 0 ? formatPartitions(rec.warmupTasks) : null],
     ['Converged', rec.convergedAfterMs !== undefined ? `${formatDuration(rec.convergedAfterMs)} after the target was set` : null],
   ]);
 }

@@ -238,6 +238,8 @@ function legend(): HTMLElement {
     swatch('stop-eager', 'Consumption stopped'),
     swatch('recon-revoking', 'Revoking'),
     swatch('recon-waiting', 'Waiting for partitions'),
+    swatch('recon-standby', 'Standby tasks'),
+    swatch('recon-warmup', 'Warm-up tasks'),
     swatch('txn-pending', 'Transaction open'),
     swatch('txn-committed', 'Committed'),
     swatch('txn-aborted', 'Aborted'),

@@ -6,7 +6,7 @@
  */
 import { EVENT_KINDS } from '../../model/eventKinds';
 import type { GroupState, RebalanceEventKind } from '../../model/types';
-import { reconciliationOf } from '../../timeline/reconciliation';
+import { reconciliationOf, type ReconciliationSpanKind } from '../../timeline/reconciliation';
 import type { RebalanceSpan, TimelineModel } from '../../timeline/timelineModel';
 import type { TimeBase } from '../timelineProtocol';
 import { generationSteps, KIND_LABELS, modeLabel } from './describe';
@@ -201,16 +201,25 @@ export function laneSpans({ model, scale }: PlotLayers, firstLane: number, lastL
   }
 }
 
+/** Where each kind of reconciliation span sits, from the lane's centre, and what its title calls it. */
+const RECONCILIATION_ROWS: ReadonlyArray<{ kind: ReconciliationSpanKind; dy: number; height: number; what: string }> = [
+  { kind: 'revoking', dy: -8, height: 4, what: 'Revoking' },
+  { kind: 'waiting', dy: 4, height: 4, what: 'Waiting for' },
+  { kind: 'warmup', dy: -12, height: 2, what: 'Warm-up tasks' },
+  { kind: 'standby', dy: 10, height: 2, what: 'Standby tasks' },
+];
+
 /**
  * KIP-848 reconciliation on the member lanes: above the lane while the member still has partitions
- * to revoke, below it while it waits for partitions another member still owns.
+ * to revoke, below it while it waits for partitions another member still owns; a streams member's
+ * warm-up tasks as a thin line on top, its standby tasks as one at the bottom.
  */
 export function reconciliationBars({ model, scale, hits, timeBase }: PlotLayers, laneVisible: (lane: number) => boolean, batch: PathBatch): void {
   const { view } = scale;
   const laneOfMember = memberLaneIndex(model);
   const cx = scale.clampedX();
   const visible = reconciliationOf(model.events, model.end).spans.filter((span) => span.to >= view.start && span.from <= view.end);
-  for (const kind of ['revoking', 'waiting'] as const) {
+  for (const { kind, dy, height, what } of RECONCILIATION_ROWS) {
     const perLane = new Map<number, typeof visible>();
     for (const span of visible) {
       const lane = laneOfMember.get(span.memberId);
@@ -219,15 +228,15 @@ export function reconciliationBars({ model, scale, hits, timeBase }: PlotLayers,
       }
     }
     for (const [lane, spans] of perLane) {
-      const y = kind === 'revoking' ? scale.laneCenter(lane) - 8 : scale.laneCenter(lane) + 4;
+      const y = scale.laneCenter(lane) + dy;
       for (const run of pixelRuns(spans, (span) => [cx(span.from), cx(span.to)], MIN_SPAN_PIXELS, (a) => a)) {
         const width = Math.max(run.x2 - run.x1, 2);
-        batch.add(`recon recon-${kind}${run.item.open ? ' open' : ''}`, rectPath(run.x1, y, width, 4, 1), run.x1, y);
+        batch.add(`recon recon-${kind}${run.item.open ? ' open' : ''}`, rectPath(run.x1, y, width, height, 1), run.x1, y);
         const span = run.item;
         const title = (): string => run.count > 1
           ? `${run.count} reconciliation steps here; zoom in`
-          : `${kind === 'revoking' ? 'Revoking' : 'Waiting for'} ${span.partitions.map((tp) => `${tp.topic}-${tp.partition}`).join(', ')} · epoch ${span.memberEpoch} → target ${span.targetEpoch} · ${formatDuration(span.to - span.from)}${span.open ? ' so far' : ''} from ${formatTime(span.from, timeBase, 1)}`;
-        hits.push({ x1: run.x1, y1: y - 2, x2: run.x1 + width, y2: y + 6, event: span.event, title });
+          : `${what} ${span.partitions.map((tp) => `${tp.topic}-${tp.partition}`).join(', ')} · epoch ${span.memberEpoch} → target ${span.targetEpoch} · ${formatDuration(span.to - span.from)}${span.open ? ' so far' : ''} from ${formatTime(span.from, timeBase, 1)}`;
+        hits.push({ x1: run.x1, y1: y - 1, x2: run.x1 + width, y2: y + height + 1, event: span.event, title });
       }
     }
   }

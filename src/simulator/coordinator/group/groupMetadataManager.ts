@@ -44,6 +44,7 @@ import type {
 import { DEFAULT_CONSUMER_GROUP_MIGRATION_POLICY, OnlineMigration } from './onlineMigration';
 import type { SeededRandom } from '../../common/random';
 import { StreamsGroupRequests } from '../streams/streamsGroupRequests';
+import { StreamsGroupEventRecorder } from '../streams/streamsGroupEvents';
 import type { StreamsGroupConfig } from '../streams/streamsGroupConfig';
 
 const HEARTBEAT_OK: HeartbeatResponse = Object.freeze({ errorCode: 'NONE' });
@@ -132,6 +133,7 @@ export class GroupMetadataManager {
       },
     }, new ClassicProtocolMembers(this.consumerGroups, consumerGroupOptions));
     this.join = new ClassicGroupJoin(random, config, events, this, this.rebalance);
+    const streamsEvents = new StreamsGroupEventRecorder((event) => events.append(event), () => clock.now);
     this.streams = new StreamsGroupRequests({
       get: (groupId) => this.groups.get(groupId),
       set: (groupId, group) => this.groups.set(groupId, group),
@@ -140,7 +142,10 @@ export class GroupMetadataManager {
       now: () => clock.now,
       timer: consumerGroupOptions.timer,
       metadataImage: seams.metadataImage,
-      records: (_groupId, batch) => seams.records(batch),
+      records: (groupId, batch, cause) => {
+        seams.records(batch);
+        streamsEvents.record(groupId, batch, cause);
+      },
       config: seams.streamsGroupConfig,
     });
     this.sync = new ClassicGroupSync(clock, events, this, this.rebalance);

@@ -9,6 +9,7 @@
 import { errorMessage } from '../../../protocol/errors';
 import type { StreamsGroupHeartbeatRequestData } from '../../../protocol/messages/streamsGroupHeartbeatRequest';
 import type { StreamsGroupHeartbeatResponseData, Status } from '../../../protocol/messages/streamsGroupHeartbeatResponse';
+import type { OperationCause } from '../../../timeline/consumerGroupEvents';
 import { KafkaApiError } from '../../common/errors';
 import { computeMetadataHash } from '../group/modern/targetAssignmentBuilder';
 import { StreamsCurrentAssignmentBuilder } from './currentAssignmentBuilder';
@@ -18,6 +19,7 @@ import {
   throwIfStreamsGroupHeartbeatRequestIsInvalid, throwIfStreamsGroupMemberEpochIsInvalid,
 } from './heartbeatValidation';
 import * as recordsOf from './records';
+import * as causes from './streamsOperationCauses';
 import { StreamsGroup } from './streamsGroup';
 import {
   DEFAULT_STREAMS_GROUP_CONFIG, streamsAssignmentConfigs, streamsInitialRebalanceKey, streamsRebalanceTimeoutKey, streamsSessionTimeoutKey,
@@ -116,7 +118,7 @@ export class StreamsGroupHeartbeatHandler {
     const group = this.groups.get(groupId);
     if (group !== undefined) {
       this.options.timer.cancel(streamsInitialRebalanceKey(groupId));
-      this.commit(group, recordsOf.streamsGroupTombstoneRecords(group));
+      this.commit(group, recordsOf.streamsGroupTombstoneRecords(group), causes.GROUP_DELETED_CAUSE);
     }
   }
 
@@ -139,6 +141,7 @@ export class StreamsGroupHeartbeatHandler {
     if (isJoining) {
       this.throwIfStreamsGroupIsFull(group, instanceId, memberId);
     }
+    const cause = causes.heartbeatCause(group, request);
     const member = instanceId === null
       ? this.dynamicMember(group, request, isJoining)
       : this.staticMember(group, request, instanceId, isJoining, records);
@@ -215,7 +218,7 @@ export class StreamsGroupHeartbeatHandler {
 
     // 5. The member's next reconciliation step.
     updatedMember = this.maybeReconcile(group, updatedMember, target.epoch, memberTarget, request, records);
-    this.options.timer.schedule(streamsSessionTimeoutKey(groupId, memberId), this.config.sessionTimeoutMs, () => this.fenceMemberOperation(groupId, memberId, 'the member session expired.'));
+    this.options.timer.schedule(streamsSessionTimeoutKey(groupId, memberId), this.config.sessionTimeoutMs, () => this.fenceMemberOperation(groupId, memberId, causes.sessionExpiredCause(memberId)));
     if (request.shutdownApplication) {
       group.setShutdownRequestMemberId(memberId);
     }
@@ -257,7 +260,7 @@ export class StreamsGroupHeartbeatHandler {
       }
     }
     response.status = returnedStatus;
-    this.commit(group, records);
+    this.commit(group, records, cause);
     return { response, internalTopicsToBeCreated };
   }
 
@@ -393,7 +396,7 @@ export class StreamsGroupHeartbeatHandler {
     }
     const records: recordsOf.StreamsGroupRecord[] = [];
     this.maybeUpdateTargetAssignment(group, group.groupEpoch, undefined, group.configuredTopology, records, undefined, group.lastAssignmentConfigs, false);
-    this.commit(group, records);
+    this.commit(group, records, causes.DELAYED_ASSIGNMENT_CAUSE);
   }
 
   /** maybeReconcile, with the rebalance timeout while the member must revoke tasks. */
@@ -410,7 +413,7 @@ export class StreamsGroupHeartbeatHandler {
       const key = streamsRebalanceTimeoutKey(group.groupId, updated.memberId);
       if (updated.state === StreamsMemberState.UNREVOKED_TASKS) {
         const epoch = updated.memberEpoch;
-        this.options.timer.schedule(key, updated.rebalanceTimeoutMs, () => this.rebalanceTimeout(group.groupId, updated.memberId, epoch));
+        this.options.timer.schedule(key, updated.rebalanceTimeoutMs, () => this.rebalanceTimeout(group.groupId, updated.memberId, epoch, updated.rebalanceTimeoutMs));
       } else {
         this.options.timer.cancel(key);
       }
@@ -418,11 +421,11 @@ export class StreamsGroupHeartbeatHandler {
     return updated;
   }
 
-  private rebalanceTimeout(groupId: string, memberId: string, memberEpoch: number): void {
+  private rebalanceTimeout(groupId: string, memberId: string, memberEpoch: number, rebalanceTimeoutMs: number): void {
     const group = this.groups.get(groupId);
     const member = group?.member(memberId);
     if (group !== undefined && member !== undefined && member.memberEpoch === memberEpoch) {
-      this.fenceMember(group, member);
+      this.fenceMember(group, member, causes.rebalanceTimeoutCause(memberId, memberEpoch, rebalanceTimeoutMs));
     }
   }
 
@@ -439,7 +442,7 @@ export class StreamsGroupHeartbeatHandler {
       if (member === undefined) {
         throw new KafkaApiError('UNKNOWN_MEMBER_ID', `Member ${request.memberId} is not a member of group ${group.groupId}.`);
       }
-      this.fenceMember(group, member);
+      this.fenceMember(group, member, causes.leaveCause(member.memberId, null, false));
       return result;
     }
     const member = throwIfStaticMemberIsUnknown(group.staticMember(request.instanceId), request.instanceId);
@@ -447,24 +450,24 @@ export class StreamsGroupHeartbeatHandler {
     if (request.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
       // A static member leaving for a while keeps its tasks (at epoch 0) for its successor.
       const leaving: StreamsGroupMember = { ...member, memberEpoch: LEAVE_GROUP_STATIC_MEMBER_EPOCH, tasksPendingRevocation: EMPTY_TASKS_WITH_EPOCHS, assignedTasks: resetAssignedTasksEpochsToZero(member.assignedTasks) };
-      this.commit(group, [recordsOf.newStreamsGroupCurrentAssignmentRecord(group.groupId, leaving)]);
+      this.commit(group, [recordsOf.newStreamsGroupCurrentAssignmentRecord(group.groupId, leaving)], causes.leaveCause(member.memberId, request.instanceId, true));
       return { response: { ...response, memberId: member.memberId, memberEpoch: LEAVE_GROUP_STATIC_MEMBER_EPOCH }, internalTopicsToBeCreated: new Map() };
     }
-    this.fenceMember(group, member);
+    this.fenceMember(group, member, causes.leaveCause(member.memberId, request.instanceId, false));
     return result;
   }
 
   /** streamsGroupFenceMemberOperation: a timer's fence, which finds nothing when the member is gone. */
-  private fenceMemberOperation(groupId: string, memberId: string, _reason: string): void {
+  private fenceMemberOperation(groupId: string, memberId: string, cause: OperationCause): void {
     const group = this.groups.get(groupId);
     const member = group?.member(memberId);
     if (group !== undefined && member !== undefined) {
-      this.fenceMember(group, member);
+      this.fenceMember(group, member, cause);
     }
   }
 
   /** streamsGroupFenceMember: the member's records go, the group epoch moves on (and the assignment epoch with the last member). */
-  private fenceMember(group: StreamsGroup, member: StreamsGroupMember): void {
+  private fenceMember(group: StreamsGroup, member: StreamsGroupMember, cause: OperationCause): void {
     const records = recordsOf.removeStreamsMemberRecords(group.groupId, member.memberId);
     const groupEpoch = group.groupEpoch + 1;
     records.push(recordsOf.newStreamsGroupMetadataRecord(group, groupEpoch, group.metadataHash, group.validatedTopologyEpoch, group.lastAssignmentConfigs));
@@ -473,15 +476,15 @@ export class StreamsGroupHeartbeatHandler {
     }
     this.options.timer.cancel(streamsSessionTimeoutKey(group.groupId, member.memberId));
     this.options.timer.cancel(streamsRebalanceTimeoutKey(group.groupId, member.memberId));
-    this.commit(group, records);
+    this.commit(group, records, cause);
   }
 
   /** Writes the records, then replays them into the group (which joins the map, or leaves it when Dead). */
-  private commit(group: StreamsGroup, records: readonly recordsOf.StreamsGroupRecord[]): void {
+  private commit(group: StreamsGroup, records: readonly recordsOf.StreamsGroupRecord[], cause: OperationCause): void {
     if (records.length === 0) {
       return;
     }
-    this.options.records(group.groupId, records);
+    this.options.records(group.groupId, records, cause);
     records.forEach((record) => group.replay(record));
     if (group.state === 'Dead') {
       this.groups.delete(group.groupId);

@@ -1,60 +1,11 @@
 import * as assert from 'node:assert/strict';
-import type { StreamsGroupHeartbeatRequestData, Topology } from '../../../../../src/protocol/messages/streamsGroupHeartbeatRequest';
+import type { StreamsGroupHeartbeatRequestData } from '../../../../../src/protocol/messages/streamsGroupHeartbeatRequest';
 import { errorCodeOf } from '../../../../../src/protocol/errorCodes';
-import { VirtualClock } from '../../../../../src/simulator/common/clock';
-import { VirtualClockTimer } from '../../../../../src/simulator/coordinator/group/consumerGroupSeams';
-import { InMemoryTopicImage } from '../../../../../src/simulator/coordinator/group/modern/topicImage';
-import type { StreamsGroupRecord } from '../../../../../src/simulator/coordinator/streams/records';
 import { StreamsGroup } from '../../../../../src/simulator/coordinator/streams/streamsGroup';
 import { describeStreamsGroup } from '../../../../../src/simulator/coordinator/streams/streamsGroupDescribe';
-import { StreamsGroupHeartbeatHandler } from '../../../../../src/simulator/coordinator/streams/streamsGroupHeartbeatHandler';
 import { StreamsMemberState } from '../../../../../src/simulator/coordinator/streams/streamsGroupMember';
 import { StreamsHeartbeatStatus } from '../../../../../src/simulator/coordinator/streams/topics/configuredTopology';
-
-const context = { apiVersion: 1, clientId: 'app-StreamThread-1-consumer', clientHost: '/127.0.0.1' };
-
-/** A word-count shape: `input` feeds subtopology 0, which repartitions into subtopology 1 with a store. */
-const topology: Topology = {
-  epoch: 0,
-  subtopologies: [
-    {
-      subtopologyId: '0', sourceTopics: ['input'], sourceTopicRegex: [], stateChangelogTopics: [], repartitionSinkTopics: ['app-repartition'],
-      repartitionSourceTopics: [], copartitionGroups: [],
-    },
-    {
-      subtopologyId: '1', sourceTopics: [], sourceTopicRegex: [], repartitionSinkTopics: [], copartitionGroups: [],
-      repartitionSourceTopics: [{ name: 'app-repartition', partitions: 0, replicationFactor: 0, topicConfigs: [] }],
-      stateChangelogTopics: [{ name: 'app-store-changelog', partitions: 0, replicationFactor: 0, topicConfigs: [{ key: 'cleanup.policy', value: 'compact' }] }],
-    },
-  ],
-};
-
-function request(memberId: string, memberEpoch: number, extra: Partial<StreamsGroupHeartbeatRequestData> = {}): StreamsGroupHeartbeatRequestData {
-  return {
-    groupId: 'app', memberId, memberEpoch, endpointInformationEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: memberEpoch === 0 ? 30_000 : -1,
-    topology: memberEpoch === 0 ? topology : null, activeTasks: memberEpoch === 0 ? [] : null, standbyTasks: memberEpoch === 0 ? [] : null, warmupTasks: memberEpoch === 0 ? [] : null,
-    processId: memberEpoch === 0 ? `process-${memberId}` : null, userEndpoint: null, clientTags: memberEpoch === 0 ? [] : null, taskOffsets: null, taskEndOffsets: null,
-    shutdownApplication: false, ...extra,
-  };
-}
-
-function setup() {
-  const clock = new VirtualClock();
-  const image = new InMemoryTopicImage([{ topicId: 'inputTopicId000000000A', name: 'input', numPartitions: 4 }]);
-  const written: StreamsGroupRecord[] = [];
-  const handler = new StreamsGroupHeartbeatHandler({ now: () => clock.now, timer: new VirtualClockTimer(clock), metadataImage: image, records: (_g, r) => written.push(...r) });
-  return { clock, image, written, handler };
-}
-
-/** What the broker creates when the first heartbeat names the internal topics. */
-function createInternalTopics(image: InMemoryTopicImage): void {
-  image.put({ topicId: 'repartitionTopicId0000A', name: 'app-repartition', numPartitions: 4 });
-  image.put({ topicId: 'changelogTopicId000000A', name: 'app-store-changelog', numPartitions: 4 });
-}
-
-const codes = (response: { status: Array<{ statusCode: number }> | null }) => (response.status ?? []).map((s) => s.statusCode);
-type Tasks = Array<{ subtopologyId: string; partitions: number[] }> | null;
-const count = (tasks: Tasks) => (tasks ?? []).reduce((n, t) => n + t.partitions.length, 0);
+import { codes, context, count, createInternalTopics, request, setup, topology } from './streamsFixtures';
 
 describe('StreamsGroupHeartbeatHandler (Kafka 4.4 GroupMetadataManager.streamsGroupHeartbeat)', () => {
   it('asks for the missing internal topics, then assigns after the initial rebalance delay', () => {
