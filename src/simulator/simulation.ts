@@ -12,6 +12,8 @@ import { CONSUMER_DEFAULTS, SimulatedConsumer, type ConsumerConfig } from './cli
 import { GROUP_COORDINATOR_RECORD_SERDE, OffsetsTopicWriter } from './coordinator/group/offsetsTopicWriter';
 import { groupIdOf } from './coordinator/group/coordinatorRecords';
 import { groupProtocolIssues } from './clients/consumer/consumerConfig';
+import { STREAMS_COMMIT_INTERVAL_MS, streamsThreadCopy } from './clients/consumer/streamsThreadConfig';
+import type { ConfiguredInternalTopic } from './coordinator/streams/topics/configuredTopology';
 import { EventLog } from './common/eventLog';
 import { SimulatedProducer, type ProducerConfig } from './clients/producer/producer';
 import { SeededRandom } from './common/random';
@@ -111,7 +113,10 @@ export class Simulation implements SimulatorControl {
     if (this.consumers.has(id)) {
       throw new Error(`A consumer with handle "${id}" already exists`);
     }
-    const consumer = new SimulatedConsumer(id, config, { clock: this.clock, cluster: this.cluster, coordinator: this.coordinator, events: this.events, random: this.random });
+    const consumer = new SimulatedConsumer(id, config, {
+      clock: this.clock, cluster: this.cluster, coordinator: this.coordinator, events: this.events, random: this.random,
+      createStreamsInternalTopics: (topics) => this.createStreamsInternalTopics(topics),
+    });
     this.consumers.set(id, consumer);
     consumer.start();
     return this.info(consumer);
@@ -251,6 +256,15 @@ export class Simulation implements SimulatorControl {
     this.coordinator.onTopicsChanged([name]);
   }
 
+  /** AutoTopicCreationManager.createStreamsInternalTopics for in-process Streams threads: each missing topic. */
+  private createStreamsInternalTopics(topics: ReadonlyMap<string, ConfiguredInternalTopic>): void {
+    for (const topic of topics.values()) {
+      if (this.cluster.topic(topic.name) === undefined) {
+        this.createTopic(topic.name, topic.numberOfPartitions);
+      }
+    }
+  }
+
   dispose(): void {
     for (const consumer of this.consumers.values()) {
       if (consumer.isRunning) {
@@ -290,14 +304,16 @@ export class Simulation implements SimulatorControl {
       throw new Error(`Consumer of group "${spec.groupId}": ${protocolIssue.field}: ${protocolIssue.message}`);
     }
     const groupProtocol = spec.groupProtocol ?? 'classic';
-    const topics = spec.topics ?? [];
+    const streams = groupProtocol === 'streams' && spec.streams !== undefined ? streamsThreadCopy(spec.streams) : null;
+    // A Streams thread reads the source topics its topology names; missing ones are the coordinator's MISSING_SOURCE_TOPICS.
+    const topics = streams === null ? spec.topics ?? [] : [...new Set(streams.subtopologies.flatMap((s) => s.sourceTopics))];
     if (groupProtocol === 'classic' && topics.length === 0) {
       throw new Error(`Consumer of group "${spec.groupId}" needs at least one topic`);
     }
-    for (const topic of topics) {
+    for (const topic of streams === null ? topics : []) {
       this.cluster.requireTopic(topic);
     }
-    const assignors = groupProtocol === 'consumer' ? [] : spec.assignors ?? CONSUMER_DEFAULTS.assignors;
+    const assignors = groupProtocol !== 'classic' ? [] : spec.assignors ?? CONSUMER_DEFAULTS.assignors;
     if (!Array.isArray(assignors) || (groupProtocol === 'classic' && assignors.length === 0)) {
       throw new Error('assignors must be a non-empty list');
     }
@@ -332,6 +348,7 @@ export class Simulation implements SimulatorControl {
       clientId: spec.clientId ?? `consumer-${spec.groupId}-${this.consumerSeq + 1}`,
       groupInstanceId,
       groupProtocol,
+      streams,
       topics: topics.slice(),
       assignors: assignors.slice(),
       groupRemoteAssignor: spec.groupRemoteAssignor ?? null,
@@ -343,8 +360,9 @@ export class Simulation implements SimulatorControl {
       maxPollRecords: spec.maxPollRecords ?? CONSUMER_DEFAULTS.maxPollRecords,
       clientHost: spec.clientHost ?? CONSUMER_DEFAULTS.clientHost,
       enableAutoCommit: spec.enableAutoCommit ?? CONSUMER_DEFAULTS.enableAutoCommit,
-      autoCommitIntervalMs: spec.autoCommitIntervalMs ?? CONSUMER_DEFAULTS.autoCommitIntervalMs,
-      autoOffsetReset: spec.autoOffsetReset ?? CONSUMER_DEFAULTS.autoOffsetReset,
+      // Kafka Streams commits every commit.interval.ms (30 s) and reads from the earliest offset.
+      autoCommitIntervalMs: spec.autoCommitIntervalMs ?? (streams === null ? CONSUMER_DEFAULTS.autoCommitIntervalMs : STREAMS_COMMIT_INTERVAL_MS),
+      autoOffsetReset: spec.autoOffsetReset ?? (streams === null ? CONSUMER_DEFAULTS.autoOffsetReset : 'earliest'),
       isolationLevel: spec.isolationLevel ?? CONSUMER_DEFAULTS.isolationLevel,
       fetchMaxWaitMs: CONSUMER_DEFAULTS.fetchMaxWaitMs,
       retryBackoffMs: CONSUMER_DEFAULTS.retryBackoffMs,

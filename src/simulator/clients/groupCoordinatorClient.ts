@@ -5,9 +5,11 @@
  */
 import type { ConsumerGroupHeartbeatRequestData } from '../../protocol/messages/consumerGroupHeartbeatRequest';
 import type { ConsumerGroupHeartbeatResponseData } from '../../protocol/messages/consumerGroupHeartbeatResponse';
+import type { StreamsGroupHeartbeatRequestData } from '../../protocol/messages/streamsGroupHeartbeatRequest';
+import type { StreamsGroupHeartbeatResponseData } from '../../protocol/messages/streamsGroupHeartbeatResponse';
 import type {
   ClientContext, HeartbeatRequest, HeartbeatResponse, JoinGroupRequest, JoinGroupResponse, LeaveGroupRequest, LeaveGroupResponse, OffsetCommitRequest,
-  OffsetCommitResponse, OffsetFetchRequest, OffsetFetchResponse, Respond, SyncGroupRequest, SyncGroupResponse, TxnOffsetCommitRequest,
+  OffsetCommitResponse, OffsetFetchRequest, OffsetFetchResponse, Respond, StreamsHeartbeatResult, SyncGroupRequest, SyncGroupResponse, TxnOffsetCommitRequest,
 } from '../common/requests';
 import type { TransactionResult } from '../log/transactionIndex';
 
@@ -22,6 +24,8 @@ export interface GroupCoordinatorClient {
   heartbeat(request: HeartbeatRequest, respond: Respond<HeartbeatResponse>): void;
   leaveGroup(request: LeaveGroupRequest, respond: Respond<LeaveGroupResponse>): void;
   consumerGroupHeartbeat(context: HeartbeatClientContext, request: ConsumerGroupHeartbeatRequestData, respond: Respond<ConsumerGroupHeartbeatResponseData>): void;
+  /** StreamsGroupHeartbeat, answered with the internal topics the broker is to create (the client sees the response only). */
+  streamsGroupHeartbeat(context: HeartbeatClientContext, request: StreamsGroupHeartbeatRequestData, respond: Respond<StreamsHeartbeatResult<StreamsGroupHeartbeatResponseData>>): void;
   offsetCommit(request: OffsetCommitRequest, respond: Respond<OffsetCommitResponse>): void;
   txnOffsetCommit(request: TxnOffsetCommitRequest, respond: Respond<OffsetCommitResponse>): void;
   offsetFetch(request: OffsetFetchRequest, respond: Respond<OffsetFetchResponse>): void;

@@ -8,14 +8,36 @@ export type { SimulatedConsumerInfo, SimulatedConsumerStatus } from '../../model
 
 export type AssignorName = 'range' | 'roundrobin' | 'sticky' | 'cooperative-sticky';
 
+/** A subtopology of a simulated Kafka Streams application, its internal topics by full name. */
+export interface StreamsSubtopologySpec {
+  id: string;
+  /** The user topics it reads. */
+  sourceTopics: string[];
+  /** The repartition topics it reads (the broker creates them, partitioned as Kafka derives). */
+  repartitionSourceTopics?: string[];
+  /** The repartition topics it writes. */
+  repartitionSinkTopics?: string[];
+  /** The changelog topics of its state stores (the broker creates them, partitioned as its input). */
+  stateChangelogTopics?: string[];
+}
+
+/** One StreamThread of a Kafka Streams instance: its process and the application's topology. */
+export interface StreamsThreadSpec {
+  /** The instance's process id: a UUID Kafka Streams keeps in its state directory, so a restart keeps it. */
+  processId: string;
+  subtopologies: StreamsSubtopologySpec[];
+}
+
 export interface ConsumerSpec {
   groupId: string;
   /** client.id; a unique one is made when omitted. */
   clientId?: string;
   /** group.instance.id for a static member; omit or null for a dynamic one. */
   groupInstanceId?: string | null;
-  /** group.protocol: "classic" (the default) or "consumer" (KIP-848). */
-  groupProtocol?: 'classic' | 'consumer';
+  /** group.protocol: "classic" (the default), "consumer" (KIP-848), or "streams" (a Kafka Streams thread, KIP-1071). */
+  groupProtocol?: 'classic' | 'consumer' | 'streams';
+  /** group.protocol=streams: the thread's process and topology (the groupId is the application.id). */
+  streams?: StreamsThreadSpec;
   /** The subscribed topics; empty for a consumer-protocol member that subscribes with subscribedTopicRegex. */
   topics: string[];
   /** partition.assignment.strategy in config order (classic protocol only); Kafka's default is ["range", "cooperative-sticky"]. */

@@ -228,3 +228,18 @@ export interface OffsetDeleteResponse {
 
 /** Responses arrive through the event queue, never synchronously inside the request call. */
 export type Respond<T> = (response: T) => void;
+
+/** An internal topic of a streams group's topology as the coordinator configured it (ConfiguredInternalTopic). */
+export interface ConfiguredInternalTopic {
+  name: string;
+  numberOfPartitions: number;
+  /** Absent: the broker's default (CreateTopics' -1). */
+  replicationFactor?: number;
+  topicConfigs: ReadonlyMap<string, string>;
+}
+
+/** The answer to a StreamsGroupHeartbeat with the internal topics the broker must create (StreamsGroupHeartbeatResult). */
+export interface StreamsHeartbeatResult<R> {
+  response: R;
+  internalTopicsToBeCreated: ReadonlyMap<string, ConfiguredInternalTopic>;
+}

@@ -4,7 +4,7 @@
  * ClassicKafkaConsumer or AsyncKafkaConsumer: the classic one in consumerClassicClient.ts
  * (consumerCoordinator.ts, the heartbeat thread in heartbeatThread.ts with Kafka's Heartbeat timers in
  * heartbeat.ts), KIP-848's in consumerProtocolClient.ts (consumerMembershipManager.ts,
- * consumerHeartbeatRequestManager.ts). The owned partitions and their fetch are in ownedPartitions.ts,
+ * heartbeatRequestManager.ts, consumerHeartbeatMessages.ts). The owned partitions and their fetch are in ownedPartitions.ts,
  * commits and committed-offset fetches in consumerOffsets.ts. The poll loop advances positions
  * arithmetically: no per-record work.
  */
@@ -50,7 +50,7 @@ export class SimulatedConsumer implements ConsumerHost {
     readonly env: ConsumerEnvironment,
   ) {
     this.owned = new OwnedPartitions(config, env.cluster);
-    const group = config.groupProtocol === 'consumer'
+    const group = config.groupProtocol !== 'classic'
       ? new ConsumerProtocolClient(this, this.owned)
       : new ClassicGroupClient(this, this.owned, commonRebalanceProtocol(config.assignors));
     this.group = group;

@@ -3,7 +3,9 @@ import type { RebalanceEvent, TopicPartition } from '../../../model/types';
 import { supportedRebalanceProtocols, type RebalanceProtocol } from '../../assignors/index';
 import type { VirtualClock } from '../../common/clock';
 import type { SimCluster } from '../../log/cluster';
-import type { AssignorName, ConsumerSpec } from '../../common/control';
+import type { AssignorName, ConsumerSpec, StreamsThreadSpec } from '../../common/control';
+import type { ConfiguredInternalTopic } from '../../common/requests';
+import { streamsThreadIssues } from './streamsThreadConfig';
 import { compileTopicRegex } from '../../common/topicRegex';
 import { errorMessage } from '../../../protocol/errors';
 import type { EventLog } from '../../common/eventLog';
@@ -12,8 +14,8 @@ import type { KafkaErrorCode } from '../../common/errors';
 import type { SeededRandom } from '../../common/random';
 import type { IsolationLevel } from '../../log/transactionIndex';
 
-/** group.protocol: the classic JoinGroup/SyncGroup protocol or KIP-848's consumer protocol. */
-export type GroupProtocol = 'classic' | 'consumer';
+/** group.protocol: the classic JoinGroup/SyncGroup protocol, KIP-848's consumer protocol, or a Streams thread's (KIP-1071). */
+export type GroupProtocol = 'classic' | 'consumer' | 'streams';
 
 /** group.remote.assignor: a server-side assignor of Kafka 4.4's group.consumer.assignors. */
 export type GroupRemoteAssignor = 'uniform' | 'range';
@@ -22,8 +24,10 @@ export interface ConsumerConfig {
   groupId: string;
   clientId: string;
   groupInstanceId: string | null;
-  /** group.protocol; the classic protocol unless "consumer" (KIP-848). */
+  /** group.protocol; the classic protocol unless "consumer" (KIP-848) or "streams" (KIP-1071). */
   groupProtocol: GroupProtocol;
+  /** group.protocol=streams: the thread's process and topology; null otherwise. */
+  streams: StreamsThreadSpec | null;
   topics: string[];
   /** partition.assignment.strategy (classic protocol only; empty for the consumer protocol). */
   assignors: AssignorName[];
@@ -72,6 +76,11 @@ export interface ConsumerEnvironment {
   events: EventLog;
   /** The simulation's seeded randomness (a consumer-protocol member draws its member id from it). */
   random: SeededRandom;
+  /**
+   * The broker's AutoTopicCreationManager: KafkaApis creates the internal topics a StreamsGroupHeartbeat
+   * names missing, after answering it.
+   */
+  createStreamsInternalTopics(topics: ReadonlyMap<string, ConfiguredInternalTopic>): void;
 }
 
 /** The highest rebalance protocol every configured assignor supports (ConsumerCoordinator constructor). */
@@ -87,7 +96,7 @@ export function commonRebalanceProtocol(assignors: AssignorName[]): RebalancePro
   return common.includes('COOPERATIVE') ? 'COOPERATIVE' : 'EAGER';
 }
 
-export const GROUP_PROTOCOLS: readonly GroupProtocol[] = ['classic', 'consumer'];
+export const GROUP_PROTOCOLS: readonly GroupProtocol[] = ['classic', 'consumer', 'streams'];
 export const GROUP_REMOTE_ASSIGNORS: readonly GroupRemoteAssignor[] = ['uniform', 'range'];
 
 /** A problem with a consumer's group.protocol settings: the spec's field and what is wrong. */
@@ -112,7 +121,13 @@ export function groupProtocolIssues(spec: Partial<Record<keyof ConsumerSpec, unk
   const issues: GroupProtocolIssue[] = [];
   const protocol = spec.groupProtocol ?? 'classic';
   if (!GROUP_PROTOCOLS.includes(protocol as GroupProtocol)) {
-    return [{ field: 'groupProtocol', message: `expected "classic" or "consumer", got ${JSON.stringify(protocol)}` }];
+    return [{ field: 'groupProtocol', message: `expected "classic", "consumer" or "streams", got ${JSON.stringify(protocol)}` }];
+  }
+  if (protocol === 'streams') {
+    return streamsThreadIssues(spec);
+  }
+  if (spec.streams !== undefined) {
+    issues.push({ field: 'streams', message: 'a Streams topology needs group.protocol=streams' });
   }
   const regex = spec.subscribedTopicRegex;
   const hasTopics = Array.isArray(spec.topics) && spec.topics.length > 0;

@@ -2,9 +2,9 @@
  * The broker configs that shape streams groups (GroupCoordinatorConfig of Kafka 4.4, with its defaults), the
  * assignment configs a group's epoch records, and the seam the streams engine is given by its caller.
  */
+import type { OperationCause } from '../../../timeline/consumerGroupEvents';
 import type { CoordinatorTimer, TopicMetadataImage } from '../group/modern/consumer/types';
 import type { StreamsGroupRecord } from './records';
-import type { ConfiguredInternalTopic } from './topics/configuredTopology';
 
 export interface StreamsGroupConfig {
   /** group.streams.session.timeout.ms */
@@ -54,15 +54,11 @@ export interface StreamsGroupHeartbeatHandlerOptions {
   timer: CoordinatorTimer;
   metadataImage: TopicMetadataImage;
   /** Where the engine's records go (the group's `__consumer_offsets` partition), in Kafka's order. */
-  records: (groupId: string, records: readonly StreamsGroupRecord[]) => void;
+  records: (groupId: string, records: readonly StreamsGroupRecord[], cause: OperationCause) => void;
   config?: Partial<StreamsGroupConfig>;
 }
 
-/** The answer to a heartbeat with the internal topics the broker must create (StreamsGroupHeartbeatResult). */
-export interface StreamsHeartbeatResult<R> {
-  response: R;
-  internalTopicsToBeCreated: ReadonlyMap<string, ConfiguredInternalTopic>;
-}
+export type { StreamsHeartbeatResult } from '../../common/requests';
 
 export const streamsSessionTimeoutKey = (groupId: string, memberId: string): string => `session-timeout-${groupId}-${memberId}`;
 export const streamsRebalanceTimeoutKey = (groupId: string, memberId: string): string => `rebalance-timeout-${groupId}-${memberId}`;

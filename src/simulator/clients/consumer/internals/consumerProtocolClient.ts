@@ -5,7 +5,10 @@
  * The member's epochs and reconciliation reach the timeline from the coordinator's records.
  */
 import type { ConsumerHost, GroupProtocolClient } from '../consumerConfig';
-import { ConsumerHeartbeatRequestManager } from './consumerHeartbeatRequestManager';
+import { ConsumerHeartbeatMessages } from './consumerHeartbeatMessages';
+import { HeartbeatRequestManager, type HeartbeatResponseData } from './heartbeatRequestManager';
+import { streamsTaskResolver } from './streamsAssignment';
+import { StreamsHeartbeatMessages } from './streamsHeartbeatMessages';
 import { ConsumerMembershipManager } from './consumerMembershipManager';
 import type { ConsumerOffsets } from './consumerOffsets';
 import type { OwnedPartitions } from './ownedPartitions';
@@ -17,15 +20,19 @@ function randomMemberId(host: ConsumerHost): string {
 
 export class ConsumerProtocolClient implements GroupProtocolClient {
   private readonly membership: ConsumerMembershipManager;
-  private readonly heartbeat: ConsumerHeartbeatRequestManager;
+  private readonly heartbeat: HeartbeatRequestManager<unknown, HeartbeatResponseData>;
   private offsets!: ConsumerOffsets;
 
   constructor(
     private readonly host: ConsumerHost,
     owned: OwnedPartitions,
   ) {
-    this.membership = new ConsumerMembershipManager(host, owned, () => this.heartbeat.wake());
-    this.heartbeat = new ConsumerHeartbeatRequestManager(host, this.membership);
+    const streams = host.config.streams;
+    // A Streams thread's consumer reconciles tasks the same way (AsyncKafkaConsumer with StreamsMembershipManager).
+    const resolver = streams === null ? undefined : streamsTaskResolver(host.env.cluster, streams.subtopologies);
+    this.membership = new ConsumerMembershipManager(host, owned, () => this.heartbeat.wake(), resolver);
+    const messages = streams === null ? new ConsumerHeartbeatMessages(host, this.membership) : new StreamsHeartbeatMessages(host, this.membership, streams);
+    this.heartbeat = new HeartbeatRequestManager<unknown, HeartbeatResponseData>(host, this.membership, messages);
   }
 
   connect(offsets: ConsumerOffsets): void {

@@ -1,37 +1,45 @@
 /**
- * The consumer protocol's heartbeat (Kafka 4.4's AbstractHeartbeatRequestManager,
- * ConsumerHeartbeatRequestManager and its HeartbeatState) on the simulator's virtual clock: the
+ * The heartbeat of the consumer protocol and of Streams (Kafka 4.4's AbstractHeartbeatRequestManager;
+ * what the two requests differ in is a HeartbeatMessages) on the simulator's virtual clock: the
  * background thread's loop as one task, woken at the next heartbeat, the poll deadline, the end of a
  * backoff, or at once when the member's state changes. It heartbeats at the interval the coordinator
  * returns, at once to join, acknowledge or leave, sends every field when joining and afterwards only
  * what changed, and handles the errors as the Java client does (fenced: rejoin; fatal: stop).
  */
 import { errorName } from '../../../../protocol/errorCodes';
-import type { ConsumerGroupHeartbeatRequestData } from '../../../../protocol/messages/consumerGroupHeartbeatRequest';
-import type { ConsumerGroupHeartbeatResponseData } from '../../../../protocol/messages/consumerGroupHeartbeatResponse';
 import type { ScheduledTask } from '../../../common/clock';
 import type { ConsumerHost } from '../consumerConfig';
-import type { ConsumerMembershipManager, LocalAssignment } from './consumerMembershipManager';
+import type { ConsumerMembershipManager, LocalAssignment, TopicIdPartitions } from './consumerMembershipManager';
 
-/** ConsumerGroupHeartbeat v1: the member id comes from the client. */
-const HEARTBEAT_API_VERSION = 1;
 /** retry.backoff.max.ms default. */
 const RETRY_BACKOFF_MAX_MS = 1000;
 
-/** HeartbeatState.SentFields: what the last request carried, so unchanged fields are left out. */
-interface SentFields {
-  rebalanceTimeoutMs: number;
-  subscribedTopicNames: string | null;
-  pattern: string | null;
-  serverAssignor: string | null;
-  localAssignment: LocalAssignment | null;
+/** The fields every group heartbeat response has. */
+export interface HeartbeatResponseData {
+  errorCode: number;
+  errorMessage: string | null;
+  memberEpoch: number;
+  heartbeatIntervalMs: number;
 }
 
-function noSentFields(): SentFields {
-  return { rebalanceTimeoutMs: -1, subscribedTopicNames: null, pattern: null, serverAssignor: null, localAssignment: null };
+/**
+ * What differs between the consumer protocol's heartbeat and Streams' (ConsumerHeartbeatRequestManager
+ * and StreamsGroupHeartbeatRequestManager over AbstractHeartbeatRequestManager): the request, its
+ * HeartbeatState of fields last sent, and where the assignment is in the response.
+ */
+export interface HeartbeatMessages<Request, Response extends HeartbeatResponseData> {
+  /** The request's name, in the fatal error a failed heartbeat gives. */
+  readonly apiName: string;
+  /** HeartbeatState.buildRequestData: every field when joining, afterwards only what changed. */
+  buildRequestData(joining: boolean, assignment: LocalAssignment): Request;
+  /** HeartbeatState.reset: after a failed heartbeat the next one carries every field again. */
+  reset(): void;
+  send(request: Request, respond: (response: Response) => void): void;
+  /** The target assignment a successful response carries, or null when it carries none (unchanged). */
+  assignmentOf(response: Response): TopicIdPartitions | null;
 }
 
-export class ConsumerHeartbeatRequestManager {
+export class HeartbeatRequestManager<Request, Response extends HeartbeatResponseData> {
   /** 0 until the coordinator gives one, so the first heartbeat goes at once. */
   private heartbeatIntervalMs = 0;
   private heartbeatDueAt = 0;
@@ -39,7 +47,6 @@ export class ConsumerHeartbeatRequestManager {
   private failedAttempts = 0;
   private backoffUntil = 0;
   private lastPoll = 0;
-  private sent = noSentFields();
   private task: ScheduledTask | null = null;
   private wakeAt = Infinity;
   /** Between stop() and start(): the process is gone, nothing is scheduled. */
@@ -49,6 +56,7 @@ export class ConsumerHeartbeatRequestManager {
   constructor(
     private readonly host: ConsumerHost,
     private readonly membership: ConsumerMembershipManager,
+    private readonly messages: HeartbeatMessages<Request, Response>,
   ) {}
 
   /** A new process: fresh timers, nothing sent yet. */
@@ -59,7 +67,7 @@ export class ConsumerHeartbeatRequestManager {
     this.failedAttempts = 0;
     this.backoffUntil = 0;
     this.lastPoll = now;
-    this.sent = noSentFields();
+    this.messages.reset();
     this.stopped = false;
   }
 
@@ -97,7 +105,7 @@ export class ConsumerHeartbeatRequestManager {
     this.inFlight = false;
     this.failedAttempts = 0;
     this.backoffUntil = 0;
-    this.sent = noSentFields();
+    this.messages.reset();
   }
 
   private arm(time: number): void {
@@ -148,60 +156,15 @@ export class ConsumerHeartbeatRequestManager {
   }
 
   private send(now: number, ignoreResponse: boolean): void {
-    const request = this.buildRequestData();
+    const request = this.messages.buildRequestData(this.membership.state === 'JOINING', this.membership.assignment);
     this.inFlight = true;
     this.membership.onHeartbeatRequestGenerated();
     this.heartbeatDueAt = now + this.heartbeatIntervalMs;
-    const { clientId, clientHost } = this.host.config;
-    const respond = ignoreResponse ? () => undefined : this.host.guard((response: ConsumerGroupHeartbeatResponseData) => this.onResponse(response));
-    this.host.env.coordinator.consumerGroupHeartbeat({ apiVersion: HEARTBEAT_API_VERSION, clientId, clientHost }, request, respond);
+    const respond = ignoreResponse ? () => undefined : this.host.guard((response: Response) => this.onResponse(response));
+    this.messages.send(request, respond);
   }
 
-  /** HeartbeatState.buildRequestData: everything when joining, afterwards only what changed. */
-  private buildRequestData(): ConsumerGroupHeartbeatRequestData {
-    const config = this.host.config;
-    const sendAllFields = this.membership.state === 'JOINING';
-    const data: ConsumerGroupHeartbeatRequestData = {
-      groupId: config.groupId,
-      memberId: this.membership.memberId,
-      memberEpoch: this.membership.memberEpoch,
-      instanceId: config.groupInstanceId,
-      rackId: null,
-      rebalanceTimeoutMs: -1,
-      subscribedTopicNames: null,
-      subscribedTopicRegex: null,
-      serverAssignor: null,
-      topicPartitions: null,
-    };
-    if (sendAllFields || this.sent.rebalanceTimeoutMs !== config.maxPollIntervalMs) {
-      data.rebalanceTimeoutMs = config.maxPollIntervalMs;
-      this.sent.rebalanceTimeoutMs = config.maxPollIntervalMs;
-    }
-    const topicNames = [...config.topics].sort();
-    const topicNamesKey = topicNames.join('\u0000');
-    if (sendAllFields || topicNamesKey !== this.sent.subscribedTopicNames) {
-      data.subscribedTopicNames = topicNames;
-      this.sent.subscribedTopicNames = topicNamesKey;
-    }
-    const pattern = config.subscribedTopicRegex;
-    if ((sendAllFields && pattern !== null) || pattern !== this.sent.pattern) {
-      data.subscribedTopicRegex = pattern ?? '';
-      this.sent.pattern = pattern;
-    }
-    const assignor = config.groupRemoteAssignor;
-    if (assignor !== null && (sendAllFields || assignor !== this.sent.serverAssignor)) {
-      data.serverAssignor = assignor;
-      this.sent.serverAssignor = assignor;
-    }
-    const local = this.membership.assignment;
-    if (sendAllFields || !local.equals(this.sent.localAssignment)) {
-      data.topicPartitions = [...local.partitions].map(([topicId, partitions]) => ({ topicId, partitions: [...partitions] }));
-      this.sent.localAssignment = local;
-    }
-    return data;
-  }
-
-  private onResponse(response: ConsumerGroupHeartbeatResponseData): void {
+  private onResponse(response: Response): void {
     const now = this.host.env.clock.now;
     this.inFlight = false;
     if (response.errorCode === 0) {
@@ -211,16 +174,16 @@ export class ConsumerHeartbeatRequestManager {
       }
       this.failedAttempts = 0;
       this.backoffUntil = 0;
-      this.membership.onHeartbeatSuccess(response);
+      this.membership.onHeartbeatSuccess(response.memberEpoch, this.messages.assignmentOf(response));
     } else {
       this.onErrorResponse(response, now);
     }
     this.wake();
   }
 
-  private onErrorResponse(response: ConsumerGroupHeartbeatResponseData, now: number): void {
+  private onErrorResponse(response: Response, now: number): void {
     const error = errorName(response.errorCode);
-    this.sent = noSentFields();
+    this.messages.reset();
     if (this.membership.shouldSkipHeartbeat()) {
       return; // the answer to a heartbeat sent before the member left (STALE, UNSUBSCRIBED): nothing to do
     }
@@ -241,11 +204,15 @@ export class ConsumerHeartbeatRequestManager {
           this.backoffUntil = 0; // rejoin at once, once the partitions are released; a repeated failure backs off
         }
         return;
+      case 'TOPIC_AUTHORIZATION_FAILED':
+        // Reported to the application, which goes on heartbeating (both requests).
+        return;
       default:
         // GROUP_AUTHORIZATION_FAILED, INVALID_REQUEST, GROUP_MAX_SIZE_REACHED, UNSUPPORTED_ASSIGNOR,
-        // INVALID_REGULAR_EXPRESSION, UNRELEASED_INSTANCE_ID, FENCED_INSTANCE_ID and anything unexpected.
+        // INVALID_REGULAR_EXPRESSION, UNRELEASED_INSTANCE_ID, FENCED_INSTANCE_ID, Streams' STREAMS_INVALID_TOPOLOGY,
+        // STREAMS_INVALID_TOPOLOGY_EPOCH and STREAMS_TOPOLOGY_FENCED, and anything unexpected.
         this.membership.transitionToFatal();
-        this.host.fail(`ConsumerGroupHeartbeat failed with ${error}${response.errorMessage ? `: ${response.errorMessage}` : ''}`);
+        this.host.fail(`${this.messages.apiName} failed with ${error}${response.errorMessage ? `: ${response.errorMessage}` : ''}`);
     }
   }
 }

@@ -27,13 +27,8 @@ export class TopicConfigurationError extends Error {
 }
 
 /** ConfiguredInternalTopic, and the CreatableTopic the broker creates from it. */
-export interface ConfiguredInternalTopic {
-  name: string;
-  numberOfPartitions: number;
-  /** Absent: the broker's default (CreateTopics' -1). */
-  replicationFactor?: number;
-  topicConfigs: ReadonlyMap<string, string>;
-}
+export type { ConfiguredInternalTopic } from '../../../common/requests';
+import type { ConfiguredInternalTopic } from '../../../common/requests';
 
 export interface ConfiguredSubtopology {
   numberOfTasks: number;
