@@ -3,12 +3,14 @@ import type { Scenario } from './scenarioSchema';
 import { DEMO_SCENARIO } from './demo';
 import { EXACTLY_ONCE_SCENARIO } from './exactlyOnce';
 import { PROTOCOLS_SCENARIO } from './protocols';
+import { STREAMS_SCENARIO } from './streams';
 import { TRANSACTIONS_SCENARIO } from './transactions';
 
 export const BUILT_IN_SCENARIOS = {
   demo: DEMO_SCENARIO,
   'exactly-once': EXACTLY_ONCE_SCENARIO,
   protocols: PROTOCOLS_SCENARIO,
+  streams: STREAMS_SCENARIO,
   transactions: TRANSACTIONS_SCENARIO,
 } as const satisfies Record<string, Scenario>;
 

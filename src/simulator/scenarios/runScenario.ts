@@ -7,6 +7,7 @@ import { describeSimGroup } from '../admin/groupDetailMapper';
 import { produceRecords } from '../clients/producer/producer';
 import { validateScenario, type Scenario, type ScenarioAction, type ScenarioConsumer, type ScenarioProducer } from './scenarioSchema';
 import { Simulation } from '../simulation';
+import { ScenarioStreamsApps } from './streamsApps';
 import { errorMessage } from '../../protocol/errors';
 
 export type { Scenario, ScenarioAction } from './scenarioSchema';
@@ -50,22 +51,25 @@ function sendConsumerOffsets(sim: Simulation, transactionalId: string, consumerH
   sim.transactionalProducer(transactionalId).sendOffsetsToTransaction(offsets, consumer.groupMetadata);
 }
 
-function perform(sim: Simulation, action: ScenarioAction, where: string): void {
+function perform(sim: Simulation, streams: ScenarioStreamsApps, action: ScenarioAction, where: string): void {
   switch (action.type) {
     case 'join':
       addScenarioConsumer(sim, action.consumer);
       return;
     case 'leave':
-      sim.stopConsumer(action.consumer);
+      streams.handles(action.consumer).forEach((handle) => sim.stopConsumer(handle));
       return;
     case 'crash':
-      sim.crashConsumer(action.consumer);
+      streams.handles(action.consumer).forEach((handle) => sim.crashConsumer(handle));
       return;
     case 'restart':
-      sim.restartConsumer(action.consumer);
+      streams.handles(action.consumer).forEach((handle) => sim.restartConsumer(handle));
+      return;
+    case 'startStreamsInstance':
+      streams.start(action.app, action.instance);
       return;
     case 'pause':
-      sim.pausePolling(action.consumer, action.durationMs);
+      streams.handles(action.consumer).forEach((handle) => sim.pausePolling(handle, action.durationMs));
       return;
     case 'produce':
       produceRecords(sim.cluster.requireTopic(action.topic), action.records, sim.now, action.partition);
@@ -124,6 +128,7 @@ export function buildScenario(input: unknown, options: BuildOptions = {}): { sim
     startTime: start,
     cluster: scenario.cluster,
     coordinator: scenario.coordinator,
+    streamsGroup: scenario.streamsGroup,
     eventsPerGroup: options.eventsPerGroup,
   });
   for (const topic of scenario.topics) {
@@ -143,6 +148,8 @@ export function buildScenario(input: unknown, options: BuildOptions = {}): { sim
   for (const consumer of scenario.consumers ?? []) {
     addScenarioConsumer(simulation, consumer);
   }
+  const streams = new ScenarioStreamsApps(simulation, scenario.streamsApps ?? []);
+  streams.startDeclared();
   (scenario.actions ?? [])
     .map((action, index) => ({ action, index }))
     .sort((a, b) => a.action.atMs - b.action.atMs || a.index - b.index)
@@ -150,7 +157,7 @@ export function buildScenario(input: unknown, options: BuildOptions = {}): { sim
       const where = describeAction(action, index);
       simulation.clock.scheduleAt(start + action.atMs, () => {
         try {
-          perform(simulation, action, where);
+          perform(simulation, streams, action, where);
         } catch (e) {
           const message = errorMessage(e);
           throw new Error(message.startsWith(where) ? message : `${where}: ${message}`);

@@ -8,10 +8,12 @@ import { groupProtocolIssues } from '../clients/consumer/consumerConfig';
 import type { AssignorName } from '../common/control';
 import { DEFAULT_COORDINATOR_CONFIG } from '../coordinator/group/groupCoordinator';
 import { CONSUMER_GROUP_MIGRATION_POLICIES } from '../coordinator/group/modern/consumer';
+import { Checker, describe, type Json, type ScenarioContext as Context } from './scenarioChecker';
 import { scenarioWorkIssues } from './scenarioWork';
+import { checkStartStreamsInstance, checkStreamsApps, checkStreamsGroupConfig } from './streamsAppSchema';
 import type { Scenario } from './scenarioTypes';
 
-export type { Scenario, ScenarioAction, ScenarioConsumer, ScenarioOffset, ScenarioProducer, ScenarioTopic } from './scenarioTypes';
+export type { Scenario, ScenarioAction, ScenarioConsumer, ScenarioOffset, ScenarioProducer, ScenarioStreamsApp, ScenarioTopic } from './scenarioTypes';
 
 export class ScenarioValidationError extends Error {
   constructor(readonly issues: string[]) {
@@ -23,106 +25,15 @@ export class ScenarioValidationError extends Error {
 const ASSIGNORS: readonly AssignorName[] = ['range', 'roundrobin', 'sticky', 'cooperative-sticky'];
 const ACTION_TYPES = [
   'join', 'leave', 'crash', 'pause', 'restart', 'produce', 'commit', 'startProducer', 'stopProducer',
-  'beginTransaction', 'produceTransactional', 'sendOffsetsToTransaction', 'commitTransaction', 'abortTransaction',
+  'beginTransaction', 'produceTransactional', 'sendOffsetsToTransaction', 'commitTransaction', 'abortTransaction', 'startStreamsInstance',
 ] as const;
 const MAX_DURATION_MS = 30 * 24 * 3600 * 1000;
-
-type Json = Record<string, unknown>;
-
-function describe(value: unknown): string {
-  if (value === undefined) {
-    return 'nothing';
-  }
-  const text = JSON.stringify(value);
-  return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-/** Collects issues while walking the JSON. */
-class Checker {
-  readonly issues: string[] = [];
-
-  fail(path: string, expected: string, value: unknown): void {
-    this.issues.push(`${path}: expected ${expected}, got ${describe(value)}`);
-  }
-
-  object(value: unknown, path: string): Json | null {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      this.fail(path, 'an object', value);
-      return null;
-    }
-    return value as Json;
-  }
-
-  array(value: unknown, path: string): unknown[] | null {
-    if (!Array.isArray(value)) {
-      this.fail(path, 'an array', value);
-      return null;
-    }
-    return value;
-  }
-
-  string(obj: Json, key: string, path: string, optional = false): string | undefined {
-    const value = obj[key];
-    if (value === undefined && optional) {
-      return undefined;
-    }
-    if (typeof value !== 'string' || value.length === 0) {
-      this.fail(`${path}.${key}`, 'a non-empty string', value);
-      return undefined;
-    }
-    return value;
-  }
-
-  number(obj: Json, key: string, path: string, opts: { optional?: boolean; min?: number; max?: number; integer?: boolean } = {}): number | undefined {
-    const value = obj[key];
-    if (value === undefined && opts.optional) {
-      return undefined;
-    }
-    const min = opts.min ?? 0;
-    const max = opts.max ?? Number.MAX_SAFE_INTEGER;
-    const ok = typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max && (!opts.integer || Number.isInteger(value));
-    if (!ok) {
-      const kind = opts.integer ? 'an integer' : 'a number';
-      this.fail(`${path}.${key}`, `${kind} between ${min} and ${max}`, value);
-      return undefined;
-    }
-    return value;
-  }
-
-  oneOf<T extends string>(obj: Json, key: string, path: string, allowed: readonly T[], optional = false): T | undefined {
-    const value = obj[key];
-    if (value === undefined && optional) {
-      return undefined;
-    }
-    if (typeof value !== 'string' || !allowed.includes(value as T)) {
-      this.fail(`${path}.${key}`, `one of ${allowed.map((a) => `"${a}"`).join(', ')}`, value);
-      return undefined;
-    }
-    return value as T;
-  }
-
-  unknownKeys(obj: Json, path: string, allowed: readonly string[]): void {
-    for (const key of Object.keys(obj)) {
-      if (!allowed.includes(key)) {
-        this.issues.push(`${path}.${key}: unknown field; expected one of ${allowed.join(', ')}`);
-      }
-    }
-  }
-}
 
 const CONSUMER_KEYS = [
   'id', 'groupId', 'clientId', 'groupInstanceId', 'groupProtocol', 'topics', 'assignors', 'groupRemoteAssignor', 'subscribedTopicRegex',
   'sessionTimeoutMs', 'heartbeatIntervalMs', 'maxPollIntervalMs', 'processingTimeMs', 'maxPollRecords', 'clientHost', 'autoOffsetReset',
   'enableAutoCommit', 'autoCommitIntervalMs', 'isolationLevel',
 ] as const;
-
-interface Context {
-  topics: Map<string, number>;
-  consumerIds: Set<string>;
-  producerIds: Set<string>;
-  /** Transactional ids with a transaction open at this point of the (time-ordered) check. */
-  openTransactions: Set<string>;
-}
 
 function checkConsumer(c: Checker, value: unknown, path: string, ctx: Context): void {
   const obj = c.object(value, path);
@@ -143,6 +54,10 @@ function checkConsumer(c: Checker, value: unknown, path: string, ctx: Context): 
     c.string(obj, 'groupInstanceId', path);
   }
   // group.protocol and what goes with it, as the Java consumer checks them (and topics or a regex).
+  if (obj.groupProtocol === 'streams') {
+    c.issues.push(`${path}.groupProtocol: a Kafka Streams thread is declared with its application in streamsApps`);
+    return;
+  }
   const protocolIssues = groupProtocolIssues(obj);
   c.issues.push(...protocolIssues.map((issue) => `${path}.${issue.field}: ${issue.message}`));
   const topicsIssue = protocolIssues.some((issue) => issue.field === 'topics');
@@ -223,7 +138,7 @@ function checkTopicRef(c: Checker, obj: Json, path: string, ctx: Context): numbe
 function checkConsumerRef(c: Checker, obj: Json, path: string, ctx: Context, key = 'consumer'): void {
   const id = obj[key];
   if (typeof id !== 'string' || !ctx.consumerIds.has(id)) {
-    c.fail(`${path}.${key}`, `the id of a consumer declared in consumers or joined by an earlier action (${[...ctx.consumerIds].join(', ')})`, id);
+    c.fail(`${path}.${key}`, `the id of a consumer or streams instance declared or started by an earlier action (${[...ctx.consumerIds].join(', ')})`, id);
   }
 }
 
@@ -333,6 +248,9 @@ function checkAction(c: Checker, value: unknown, path: string, ctx: Context): vo
       c.unknownKeys(obj, path, ['atMs', 'type', 'producer']);
       checkProducer(c, obj.producer, `${path}.producer`, ctx);
       break;
+    case 'startStreamsInstance':
+      checkStartStreamsInstance(c, obj, path, ctx);
+      break;
     case 'stopProducer':
       c.unknownKeys(obj, path, ['atMs', 'type', 'producer']);
       if (typeof obj.producer !== 'string' || !ctx.producerIds.has(obj.producer)) {
@@ -351,7 +269,7 @@ export function validateScenario(value: unknown): Scenario {
   if (!root) {
     throw new ScenarioValidationError(c.issues);
   }
-  c.unknownKeys(root, 'scenario', ['name', 'description', 'seed', 'durationMs', 'cluster', 'coordinator', 'topics', 'consumers', 'producers', 'actions']);
+  c.unknownKeys(root, 'scenario', ['name', 'description', 'seed', 'durationMs', 'cluster', 'coordinator', 'streamsGroup', 'topics', 'consumers', 'streamsApps', 'producers', 'actions']);
   c.string(root, 'name', 'scenario', true);
   c.string(root, 'description', 'scenario', true);
   c.number(root, 'seed', 'scenario', { optional: true, integer: true });
@@ -383,7 +301,10 @@ export function validateScenario(value: unknown): Scenario {
       }
     }
   }
-  const ctx: Context = { topics: new Map(), consumerIds: new Set(), producerIds: new Set(), openTransactions: new Set() };
+  if (root.streamsGroup !== undefined) {
+    checkStreamsGroupConfig(c, root.streamsGroup);
+  }
+  const ctx: Context = { topics: new Map(), consumerIds: new Set(), producerIds: new Set(), openTransactions: new Set(), streamsApps: new Set() };
   const topics = c.array(root.topics, 'scenario.topics');
   topics?.forEach((t, i) => {
     const path = `scenario.topics[${i}]`;
@@ -408,6 +329,12 @@ export function validateScenario(value: unknown): Scenario {
   }
   if (root.consumers !== undefined) {
     c.array(root.consumers, 'scenario.consumers')?.forEach((v, i) => checkConsumer(c, v, `scenario.consumers[${i}]`, ctx));
+  }
+  if (root.streamsApps !== undefined) {
+    const groupIds = new Set((Array.isArray(root.consumers) ? root.consumers : []).map((consumer) => (consumer as Json | null)?.groupId));
+    const actions = Array.isArray(root.actions) ? root.actions : [];
+    actions.forEach((action) => groupIds.add(((action as Json | null)?.consumer as Json | undefined)?.groupId));
+    checkStreamsApps(c, root.streamsApps, ctx, new Set([...groupIds].filter((id): id is string => typeof id === 'string')));
   }
   if (root.producers !== undefined) {
     c.array(root.producers, 'scenario.producers')?.forEach((v, i) => checkProducer(c, v, `scenario.producers[${i}]`, ctx));

@@ -28,9 +28,41 @@ export interface ScenarioOffset {
   metadata?: string;
 }
 
+/** A subtopology of a Streams application; internal topics are named as Kafka Streams names them from the application id. */
+export interface ScenarioStreamsSubtopology {
+  id: string;
+  /** User topics it reads. */
+  sourceTopics?: string[];
+  /** Repartition topics it reads and writes, by name: the topic is `<applicationId>-<name>-repartition`. */
+  repartitionSources?: string[];
+  repartitionSinks?: string[];
+  /** State stores, each with its changelog topic `<applicationId>-<store>-changelog`. */
+  stores?: string[];
+}
+
+/** An instance (process) of a Streams application; actions name it by `id` to crash, stop or restart it. */
+export interface ScenarioStreamsInstance {
+  id: string;
+  /** num.stream.threads: each thread is a member of the group; default 1. */
+  threads?: number;
+  /** Virtual time each poll's batch takes to process. */
+  processingTimeMs?: number;
+}
+
+/** A Kafka Streams application (group.protocol=streams, KIP-1071): its topology and the instances it starts with. */
+export interface ScenarioStreamsApp {
+  /** application.id: the streams group's id and the prefix of its internal topics. */
+  applicationId: string;
+  subtopologies: ScenarioStreamsSubtopology[];
+  instances?: ScenarioStreamsInstance[];
+}
+
 export type ScenarioAction =
   | { atMs: number; type: 'join'; consumer: ScenarioConsumer }
+  /** `consumer` names a consumer, or a streams instance (all its threads). */
   | { atMs: number; type: 'leave' | 'crash' | 'restart'; consumer: string }
+  /** A new instance of a Streams application: the scale-out. */
+  | { atMs: number; type: 'startStreamsInstance'; app: string; instance: ScenarioStreamsInstance }
   | { atMs: number; type: 'pause'; consumer: string; durationMs: number }
   | { atMs: number; type: 'produce'; topic: string; records: number; partition?: number }
   | { atMs: number; type: 'commit'; groupId: string; offsets: ScenarioOffset[] }
@@ -65,8 +97,11 @@ export interface Scenario {
     /** group.consumer.migration.policy: which online conversions between classic and consumer groups run. */
     consumerGroupMigrationPolicy?: ConsumerGroupMigrationPolicy;
   };
+  /** The broker's group.streams.* configs. */
+  streamsGroup?: { numStandbyReplicas?: number; initialRebalanceDelayMs?: number; sessionTimeoutMs?: number; heartbeatIntervalMs?: number };
   topics: ScenarioTopic[];
   consumers?: ScenarioConsumer[];
+  streamsApps?: ScenarioStreamsApp[];
   producers?: ScenarioProducer[];
   actions?: ScenarioAction[];
 }

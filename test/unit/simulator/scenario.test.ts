@@ -65,15 +65,15 @@ describe('runScenario', () => {
       extra: true,
     });
     assert.deepEqual(issues, [
-      'scenario.extra: unknown field; expected one of name, description, seed, durationMs, cluster, coordinator, topics, consumers, producers, actions',
+      'scenario.extra: unknown field; expected one of name, description, seed, durationMs, cluster, coordinator, streamsGroup, topics, consumers, streamsApps, producers, actions',
       'scenario.durationMs: expected a number between 1 and 2592000000, got -5',
       'scenario.topics[0].partitions: expected an integer between 1 and 100000, got 0',
       'scenario.consumers[0].groupId: expected a non-empty string, got ""',
       'scenario.consumers[0].topics[0]: expected a topic declared in topics (orders), got "nope"',
       'scenario.consumers[0].assignors[0]: expected one of range, roundrobin, sticky, cooperative-sticky, got "fancy"',
       'scenario.consumers[0].sessionTimeoutMs: expected an integer between 1 and 9007199254740991, got "long"',
-      'scenario.actions[1].type: expected one of "join", "leave", "crash", "pause", "restart", "produce", "commit", "startProducer", "stopProducer", "beginTransaction", "produceTransactional", "sendOffsetsToTransaction", "commitTransaction", "abortTransaction", got "explode"',
-      'scenario.actions[0].consumer: expected the id of a consumer declared in consumers or joined by an earlier action (c1), got "ghost"',
+      'scenario.actions[1].type: expected one of "join", "leave", "crash", "pause", "restart", "produce", "commit", "startProducer", "stopProducer", "beginTransaction", "produceTransactional", "sendOffsetsToTransaction", "commitTransaction", "abortTransaction", "startStreamsInstance", got "explode"',
+      'scenario.actions[0].consumer: expected the id of a consumer or streams instance declared or started by an earlier action (c1), got "ghost"',
     ]);
   });
 
@@ -95,7 +95,7 @@ describe('runScenario', () => {
       'scenario.consumers[0].isolationLevel: expected one of "read_uncommitted", "read_committed", got "snapshot"',
       'scenario.actions[0]: transactional producer "tx" has no transaction in progress (add a beginTransaction action before it)',
       'scenario.actions[2]: transactional producer "tx" already has a transaction in progress (commit or abort it first)',
-      'scenario.actions[3].consumer: expected the id of a consumer declared in consumers or joined by an earlier action (c), got "nobody"',
+      'scenario.actions[3].consumer: expected the id of a consumer or streams instance declared or started by an earlier action (c), got "nobody"',
       'scenario.actions[4].extra: unknown field; expected one of atMs, type, transactionalId, rewindConsumer',
       'scenario.actions[5]: transactional producer "tx" has no transaction in progress (add a beginTransaction action before it)',
     ]);

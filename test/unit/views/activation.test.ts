@@ -157,7 +157,7 @@ describe('extension activation (vscode stub, real simulator)', function () {
     await groupRow('payments-enricher');
     host.setConfig('kafkaGroupLens.simulator.scenario', 'nonsense');
     await waitFor('the demo cluster row again', async () => ((await children()).some((n) => item(n).label === 'Simulator (demo)') ? true : undefined));
-    assert.ok(host.logLines.some((l) => l.level === 'warn' && l.message === 'kafkaGroupLens.simulator.scenario must be one of demo, exactly-once, protocols, transactions, got "nonsense"; using demo'));
+    assert.ok(host.logLines.some((l) => l.level === 'warn' && l.message === 'kafkaGroupLens.simulator.scenario must be one of demo, exactly-once, protocols, streams, transactions, got "nonsense"; using demo'));
     await groupRow('orders-processor');
     host.setConfig('kafkaGroupLens.simulator.scenario', 'demo');
   });

@@ -155,7 +155,7 @@ describe('SimSource', () => {
       await source.dispose();
     }
     assert.equal(createDemoSimSource().label, 'Simulator (demo)');
-    assert.throws(() => createDemoSimSource({ scenario: 'chaos' as BuiltInScenarioName }), /Unknown simulator scenario "chaos"; expected one of: demo, exactly-once, protocols, transactions/);
+    assert.throws(() => createDemoSimSource({ scenario: 'chaos' as BuiltInScenarioName }), /Unknown simulator scenario "chaos"; expected one of: demo, exactly-once, protocols, streams, transactions/);
   });
 
   it('exposes the control surface with clear errors', async () => {

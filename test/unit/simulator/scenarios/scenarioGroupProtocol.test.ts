@@ -39,7 +39,7 @@ describe('scenario validation of groupProtocol', () => {
       { id: 'b', groupId: 'g', topics: ['orders'], groupProtocol: 'consumer', groupRemoteAssignor: 'sticky' },
       { id: 'c', groupId: 'g', topics: ['orders'], groupRemoteAssignor: 'uniform', subscribedTopicRegex: 'o.*' },
     ]), [
-      'scenario.consumers[0].groupProtocol: expected "classic" or "consumer", got "kip848"',
+      'scenario.consumers[0].groupProtocol: expected "classic", "consumer" or "streams", got "kip848"',
       'scenario.consumers[1].groupRemoteAssignor: expected "uniform" or "range", got "sticky"',
       'scenario.consumers[2].groupRemoteAssignor: group.remote.assignor cannot be set when group.protocol=CLASSIC (use assignors)',
       'scenario.consumers[2].subscribedTopicRegex: a regex subscription resolved by the coordinator needs group.protocol=CONSUMER',
