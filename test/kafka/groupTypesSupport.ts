@@ -84,6 +84,16 @@ export class JavaClient {
     }
   }
 
+  /** Kills the JVM (SIGKILL): the process dies without leaving its group, as a crash does. */
+  async kill(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) {
+      return;
+    }
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.kill('SIGKILL');
+    await exited;
+  }
+
   /** Closes stdin (the client leaves its group) and waits for the JVM to exit. */
   async stop(): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) {

@@ -11,7 +11,7 @@ import { strict as assert } from 'node:assert';
 import { KafkaSource } from '../../src/kafka/kafkaSource';
 import type { GroupDetail, RebalanceEvent } from '../../src/model/types';
 import { errorMessage } from '../../src/protocol/errors';
-import { JavaClient, KAFKA_VERSION } from './groupTypesSupport';
+import { JavaClient, KAFKA_VERSION, runToolAsync } from './groupTypesSupport';
 import { MemoryLogger, brokerEnv, createTopics, testKafka, waitFor as waitUntil } from './support';
 
 const RUN = `r${Date.now().toString(36)}`;
@@ -172,6 +172,8 @@ function timelineWaiter(source: KafkaSource, group: string, clients: readonly Ja
     const activeTasks = (m: { assignment: { active: Array<{ subtopologyId: string; partitions: number[] }> } }): string[] =>
       m.assignment.active.flatMap((t) => t.partitions.map((p) => `subtopology ${t.subtopologyId}:${p}`)).sort();
     try {
+      // One standby per stateful task (the group config Kafka 4.2+ reads per group): the records then carry standby tasks.
+      await runToolAsync(env, 'org.apache.kafka.tools.ConfigCommand', ['--entity-type', 'groups', '--entity-name', APP, '--alter', '--add-config', 'streams.num.standby.replicas=1']);
       instance();
       const one = await settled(1);
       instance();
@@ -198,6 +200,14 @@ function timelineWaiter(source: KafkaSource, group: string, clients: readonly Ja
       assert.equal(events.filter((e) => e.kind === 'rebalance-started').at(-1)?.generation, last.groupEpoch);
       // While both ran, the second member held the active tasks the coordinator described for it.
       assert.ok(events.some((e) => e.kind === 'assignment-changed' && e.memberId === second.memberId && e.reconciliation?.memberEpoch === second.memberEpoch));
+      // And each stood by for the other's counting task, as the timeline's steps show it.
+      for (const member of two.members) {
+        const standby = member.assignment.standby.flatMap((t) => t.partitions.map((p) => `subtopology ${t.subtopologyId}-${p}`)).sort();
+        assert.equal(standby.length, 1, `${member.memberId} has one standby task`);
+        const step = events.filter((e) => e.kind === 'assignment-changed' && e.memberId === member.memberId && e.reconciliation?.memberEpoch === member.memberEpoch).at(-1);
+        assert.deepEqual(step?.reconciliation?.standbyTasks?.map((tp) => `${tp.topic}-${tp.partition}`), standby, member.memberId);
+        assert.deepEqual(step?.reconciliation?.warmupTasks, []);
+      }
       assert.deepEqual(events.filter((e) => e.kind === 'state-changed').at(-1)?.stateAfter, 'Stable');
     } finally {
       stop();

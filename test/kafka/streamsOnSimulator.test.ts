@@ -2,11 +2,15 @@
  * Real Kafka Streams instances (kafka-streams of this run's Kafka version, group.protocol=streams) against the
  * simulator's Kafka server: the app of test/kafka/java/StreamsApp (input → repartition → count → output) joins,
  * the broker-side coordinator creates its internal topics and assigns its tasks; a second instance takes half
- * of them; when the first leaves, the second runs all. The same script runs on the real broker, and each step,
+ * of them, a third a share; the second is killed (fenced at the session timeout), then restarted with its
+ * state directory, so with its process id; the first leaves. The same script runs on the real broker, and each step,
  * read with Kafka's own kafka-streams-groups.sh (--describe --members --verbose, --state --verbose), must match:
  * group state and epochs, each member's epoch and active-task count (member ids are random).
  */
 import { strict as assert } from 'node:assert';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { describeSimGroup } from '../../src/simulator/admin/groupDetailMapper';
 import { SimKafkaServer } from '../../src/simulator/server/kafkaServer';
 import { Simulation } from '../../src/simulator/simulation';
@@ -21,6 +25,7 @@ const TASKS = 8;
 
 interface ToolMember {
   memberId: string;
+  processId: string;
   epoch: number;
   active: number;
   targetActive: number;
@@ -62,7 +67,7 @@ function skipOnThisVersion(title: string, _body: unknown): void {
     toolTables(await tool(target, ['--members', '--verbose'])).map((row) => {
       const tasks = toolTasks(row.ASSIGNMENTS ?? '');
       const count = (key: string) => (tasks[key] ?? []).reduce((n, entry) => n + entry.split(':')[1].split(',').filter(Boolean).length, 0);
-      return { memberId: row.MEMBER, epoch: Number(row['MEMBER-EPOCH']), active: count('ACTIVE'), targetActive: count('TARGET-ACTIVE') };
+      return { memberId: row.MEMBER, processId: row.PROCESS, epoch: Number(row['MEMBER-EPOCH']), active: count('ACTIVE'), targetActive: count('TARGET-ACTIVE') };
     });
 
   /** Polls (bounded) until the tool shows `expected` active tasks per member and a Stable group. */
@@ -98,28 +103,46 @@ function skipOnThisVersion(title: string, _body: unknown): void {
     assert.equal(detail.members.length, rows.length);
   };
 
-  const instance = (target: Target): JavaClient => {
-    const app = new JavaClient(target.env, 'StreamsApp', [target.env.bootstrap, target.app, INPUT, OUTPUT, '1'], { streams: true });
+  const instance = (target: Target, stateDir?: string): JavaClient => {
+    const app = new JavaClient(target.env, 'StreamsApp', [target.env.bootstrap, target.app, INPUT, OUTPUT, '1', ...(stateDir === undefined ? [] : [stateDir])], { streams: true });
     apps.push(app);
     return app;
   };
 
-  /** Two instances, then the first leaves: the steps as the tool reads them. */
+  /** Two instances, a third, the second killed and restarted with its process id, the first leaving: the steps as the tool reads them. */
   const script = async (target: Target): Promise<Step[]> => {
     const first = instance(target);
     await first.waitForOutput(/STATE RUNNING/);
     const alone = await converged(target, [TASKS], 'one instance running all tasks');
-    const second = instance(target);
+    const secondStateDir = mkdtempSync(path.join(tmpdir(), 'kgl-streams-second-'));
+    const second = instance(target, secondStateDir);
     const split = await converged(target, [TASKS / 2, TASKS / 2], 'the tasks split over two instances');
     if (target === simulator) {
       await treeEqualsTool(target);
     }
     assert.ok(split.members.some((m) => m.memberId === alone.members[0].memberId), `${target.label}: the first instance kept its member id`);
+    const secondMember = split.members.find((m) => m.memberId !== alone.members[0].memberId);
+    assert.ok(secondMember);
+    instance(target);
+    const three = await converged(target, [2, 3, 3], 'the tasks spread over three instances');
+    await second.kill();
+    // No leave: the coordinator fences the killed member when group.streams.session.timeout.ms (45 s) runs out.
+    await waitFor(`${target.label}: the killed instance fenced`, async () => {
+      const rows = await members(target);
+      return rows.length === 2 && !rows.some((m) => m.memberId === secondMember.memberId) ? true : undefined;
+    }, 120000);
+    const killed = await converged(target, [TASKS / 2, TASKS / 2], 'two instances after the kill');
+    const restarted = instance(target, secondStateDir);
+    await restarted.waitForOutput(/STATE RUNNING/);
+    const back = await converged(target, [2, 3, 3], 'the restarted instance back among three');
+    const again = back.members.find((m) => m.processId === secondMember.processId);
+    assert.ok(again, `${target.label}: the restarted instance rejoined with its process id ${secondMember.processId}`);
+    assert.notEqual(again.memberId, secondMember.memberId, `${target.label}: under a new member id`);
     await first.stop();
-    const left = await converged(target, [TASKS], 'the remaining instance running all tasks');
-    assert.notEqual(left.members[0].memberId, alone.members[0].memberId);
-    await second.stop();
-    return [alone.step, split.step, left.step];
+    const left = await converged(target, [TASKS / 2, TASKS / 2], 'the two remaining instances after the first left');
+    assert.ok(!left.members.some((m) => m.memberId === alone.members[0].memberId));
+    await Promise.all(apps.map((app) => app.stop()));
+    return [alone.step, split.step, three.step, killed.step, back.step, left.step];
   };
 
   before(async () => {
