@@ -17,6 +17,7 @@ export const TOPICS = Array.from({ length: 4 }, (_, i) => `bench-${i}`);
 export const TOOLS = {
   consumerGroups: 'org.apache.kafka.tools.consumer.group.ConsumerGroupCommand',
   shareGroups: 'org.apache.kafka.tools.consumer.group.ShareGroupCommand',
+  streamsGroups: 'org.apache.kafka.tools.streams.StreamsGroupCommand',
 };
 
 /** Kafka 4.4 creates share groups by AlterShareGroupOffsets; every run uses one version. */

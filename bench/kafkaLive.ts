@@ -1,11 +1,11 @@
 /**
- * The `live` run of bench/kafka.ts: BENCH_KAFKA_LIVE_GROUPS (20,000) groups, classic, KIP-848 consumer and
- * KIP-932 share in turn (BENCH_KAFKA_LIVE_TYPES), each seeded with offsets (bench/kafkaSeed.ts) and then
+ * The `live` run of bench/kafka.ts: BENCH_KAFKA_LIVE_GROUPS (20,000) groups, classic, KIP-848 consumer,
+ * KIP-932 share and KIP-1071 streams in turn (BENCH_KAFKA_LIVE_TYPES), each seeded with offsets (bench/kafkaSeed.ts) and then
  * given one LIVE member, all held by one Java process (bench/java/live, LiveGroups) over
  * BENCH_KAFKA_LIVE_CONNECTIONS (16) connections, heartbeating every BENCH_KAFKA_LIVE_HEARTBEAT_MS (10,000)
  * within the 45 s session. With the members live: the tree's first rows, all details cold and a background
  * refresh, the extension host's heap after the cold load and the requests of each load, beside
- * kafka-consumer-groups.sh and kafka-share-groups.sh `--describe --all-groups`. Before and after, the broker
+ * kafka-consumer-groups.sh, kafka-share-groups.sh and kafka-streams-groups.sh `--describe --all-groups`. Before and after, the broker
  * is asked, through the tools' `--members`, whether the members are there.
  */
 import type { BrokerHandle } from '../scripts/kafka/broker';
@@ -16,7 +16,7 @@ import { PARTITIONS, plannedGroups, type SeededGroup, type SeededType } from './
 import { LiveMembers } from './liveMembers';
 
 const LIVE_GROUPS = Number(process.env.BENCH_KAFKA_LIVE_GROUPS ?? 20000);
-const LIVE_TYPES = (process.env.BENCH_KAFKA_LIVE_TYPES ?? 'classic,consumer,share').split(',').map((t) => t.trim()) as SeededType[];
+const LIVE_TYPES = (process.env.BENCH_KAFKA_LIVE_TYPES ?? 'classic,consumer,share,streams').split(',').map((t) => t.trim()) as SeededType[];
 const CONNECTIONS = Number(process.env.BENCH_KAFKA_LIVE_CONNECTIONS ?? 16);
 const HEARTBEAT_MS = Number(process.env.BENCH_KAFKA_LIVE_HEARTBEAT_MS ?? 10000);
 /** The broker's default group.consumer.session.timeout.ms and group.share.session.timeout.ms; classic members ask for the same. */
@@ -50,6 +50,15 @@ function groupsWithConsumers(stdout: string): number {
   return groups.size;
 }
 
+/** The tool that describes each type's groups, and its script's name (one object a tool, so a Set runs each once). */
+const consumerGroupsTool = { mainClass: TOOLS.consumerGroups, script: 'kafka-consumer-groups.sh' };
+const TOOL_OF: Record<SeededType, { mainClass: string; script: string }> = {
+  classic: consumerGroupsTool,
+  consumer: consumerGroupsTool,
+  share: { mainClass: TOOLS.shareGroups, script: 'kafka-share-groups.sh' },
+  streams: { mainClass: TOOLS.streamsGroups, script: 'kafka-streams-groups.sh' },
+};
+
 /** The broker's view of one group of each type, through the tools' `--describe --members`. */
 function membersByTools(broker: BrokerHandle, seeded: readonly SeededGroup[], when: string): void {
   for (const type of LIVE_TYPES) {
@@ -57,8 +66,8 @@ function membersByTools(broker: BrokerHandle, seeded: readonly SeededGroup[], wh
     if (!group) {
       continue;
     }
-    const [tool, script] = type === 'share' ? [TOOLS.shareGroups, 'kafka-share-groups.sh'] : [TOOLS.consumerGroups, 'kafka-consumer-groups.sh'];
-    const { stdout } = java(broker, tool, ['--describe', '--group', group.groupId, '--members']);
+    const { mainClass, script } = TOOL_OF[type];
+    const { stdout } = java(broker, mainClass, ['--describe', '--group', group.groupId, '--members']);
     const lines = stdout.split('\n').map((l) => l.trim().replace(/\s+/g, ' ')).filter((l) => l.length > 0);
     row(`${script} --describe --group ${group.groupId} --members (${when})`, lines.join(' | '));
   }
@@ -98,13 +107,12 @@ async function measure(broker: BrokerHandle, source: KafkaSource, seeded: readon
   row('live: requests per background refresh', `${warm.requests.requestCount()}: ${warm.requests.lines().join('; ')}`);
   data.dispose();
 
-  const consumers = java(broker, TOOLS.consumerGroups, ['--describe', '--all-groups']);
-  row('live: kafka-consumer-groups.sh --describe --all-groups', `${consumers.ms} ms for ${toolRows(consumers.stdout, `${PREFIX}-`)} rows (${groupsWithConsumers(consumers.stdout)} groups with a CONSUMER-ID)`);
-  let toolsMs = consumers.ms;
-  if (LIVE_TYPES.includes('share')) {
-    const shares = java(broker, TOOLS.shareGroups, ['--describe', '--all-groups']);
-    row('live: kafka-share-groups.sh --describe --all-groups', `${shares.ms} ms for ${toolRows(shares.stdout, `${PREFIX}-`)} rows`);
-    toolsMs += shares.ms;
+  let toolsMs = 0;
+  for (const { mainClass, script } of new Set(LIVE_TYPES.map((t) => TOOL_OF[t]))) {
+    const tool = java(broker, mainClass, ['--describe', '--all-groups']);
+    const consumers = mainClass === TOOLS.consumerGroups ? ` (${groupsWithConsumers(tool.stdout)} groups with a CONSUMER-ID)` : '';
+    row(`live: ${script} --describe --all-groups`, `${tool.ms} ms for ${toolRows(tool.stdout, `${PREFIX}-`)} rows${consumers}`);
+    toolsMs += tool.ms;
   }
   row('live: tree all-details time / the tools\' time', `${(cold.allLagMs / toolsMs).toFixed(3)} cold, ${(warm.allLagMs / toolsMs).toFixed(3)} background refresh (first rows ${cold.firstRowsMs} ms)`);
 }

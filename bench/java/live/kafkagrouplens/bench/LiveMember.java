@@ -17,6 +17,8 @@ import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.JoinGroupRequestData.JoinGroupRequestProtocol;
 import org.apache.kafka.common.message.JoinGroupRequestData.JoinGroupRequestProtocolCollection;
 import org.apache.kafka.common.message.ShareGroupHeartbeatRequestData;
+import org.apache.kafka.common.message.StreamsGroupHeartbeatRequestData;
+import org.apache.kafka.common.message.StreamsGroupHeartbeatResponseData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.message.SyncGroupRequestData.SyncGroupRequestAssignment;
 import org.apache.kafka.common.protocol.Errors;
@@ -28,14 +30,17 @@ import org.apache.kafka.common.requests.JoinGroupRequest;
 import org.apache.kafka.common.requests.JoinGroupResponse;
 import org.apache.kafka.common.requests.ShareGroupHeartbeatRequest;
 import org.apache.kafka.common.requests.ShareGroupHeartbeatResponse;
+import org.apache.kafka.common.requests.StreamsGroupHeartbeatRequest;
+import org.apache.kafka.common.requests.StreamsGroupHeartbeatResponse;
 import org.apache.kafka.common.requests.SyncGroupRequest;
 import org.apache.kafka.common.requests.SyncGroupResponse;
 
 /**
  * One group's one member, as Kafka's clients keep it: a classic consumer (JoinGroup, SyncGroup as the
  * leader assigning itself every partition of its topic, then Heartbeat), a KIP-848 consumer
- * (ConsumerGroupHeartbeat, acknowledging its assignment in the next heartbeat) or a KIP-932 share consumer
- * (ShareGroupHeartbeat). step() sends the member's next request and says when the one after is due.
+ * (ConsumerGroupHeartbeat, acknowledging its assignment in the next heartbeat), a KIP-932 share consumer
+ * (ShareGroupHeartbeat) or a KIP-1071 Kafka Streams member of a stateless one-subtopology application
+ * (StreamsGroupHeartbeat, owning its active tasks in the next heartbeat). step() sends the member's next request and says when the one after is due.
  * Fenced or unknown members join again, as the clients do; each such rejoin is counted.
  */
 abstract class LiveMember {
@@ -108,7 +113,8 @@ abstract class LiveMember {
             case "classic": return new Classic(groupId, topic, partitions, sessionMs);
             case "consumer": return new Consumer(groupId, topic);
             case "share": return new Share(groupId, topic);
-            default: throw new IllegalArgumentException("unknown group type " + type + " (classic, consumer, share)");
+            case "streams": return new Streams(groupId, topic);
+            default: throw new IllegalArgumentException("unknown group type " + type + " (classic, consumer, share, streams)");
         }
     }
 
@@ -241,6 +247,49 @@ abstract class LiveMember {
             }
             ShareGroupHeartbeatResponse answer = (ShareGroupHeartbeatResponse) connection.send(new ShareGroupHeartbeatRequest.Builder(data));
             return answered(answer.data().errorCode(), answer.data().memberEpoch(), now, heartbeatMs);
+        }
+    }
+
+    static final class Streams extends LiveMember {
+        private final String processId = Uuid.randomUuid().toString();
+        /** The tasks to acknowledge in the next heartbeat, or null when they have been. */
+        private List<StreamsGroupHeartbeatRequestData.TaskIds> toAcknowledge;
+
+        Streams(String groupId, String topic) {
+            super(groupId, topic, "streams");
+        }
+
+        @Override
+        long step(BrokerConnection connection, long heartbeatMs) throws IOException {
+            long now = System.currentTimeMillis();
+            StreamsGroupHeartbeatRequestData data = new StreamsGroupHeartbeatRequestData().setGroupId(groupId);
+            if (phase == Phase.JOINING) {
+                // One subtopology reading the group's topic, with no internal topics: a stateless application.
+                StreamsGroupHeartbeatRequestData.Topology topology = new StreamsGroupHeartbeatRequestData.Topology().setEpoch(1)
+                    .setSubtopologies(List.of(new StreamsGroupHeartbeatRequestData.Subtopology().setSubtopologyId("0")
+                        .setSourceTopics(List.of(topic)).setRepartitionSinkTopics(List.of()).setRepartitionSourceTopics(List.of())
+                        .setStateChangelogTopics(List.of()).setCopartitionGroups(List.of())));
+                data.setMemberId(newMemberId()).setMemberEpoch(0).setRebalanceTimeoutMs(60000).setProcessId(processId)
+                    .setTopology(topology).setClientTags(List.of()).setTaskOffsets(List.of()).setTaskEndOffsets(List.of())
+                    .setActiveTasks(List.of()).setStandbyTasks(List.of()).setWarmupTasks(List.of());
+            } else {
+                data.setMemberId(memberId).setMemberEpoch(epoch);
+                if (toAcknowledge != null) {
+                    data.setActiveTasks(toAcknowledge).setStandbyTasks(List.of()).setWarmupTasks(List.of());
+                }
+            }
+            StreamsGroupHeartbeatResponseData answer = ((StreamsGroupHeartbeatResponse) connection.send(new StreamsGroupHeartbeatRequest.Builder(data))).data();
+            long next = answered(answer.errorCode(), answer.memberEpoch(), now, heartbeatMs);
+            toAcknowledge = null;
+            if (answer.errorCode() == Errors.NONE.code() && answer.activeTasks() != null) {
+                toAcknowledge = new ArrayList<>();
+                for (StreamsGroupHeartbeatResponseData.TaskIds tasks : answer.activeTasks()) {
+                    toAcknowledge.add(new StreamsGroupHeartbeatRequestData.TaskIds().setSubtopologyId(tasks.subtopologyId()).setPartitions(tasks.partitions()));
+                }
+                // The assigned tasks are owned at once, as a stateless application does.
+                return 0;
+            }
+            return next;
         }
     }
 
