@@ -21,7 +21,8 @@ export const RECORDS_PER_PARTITION = 50;
 /** Seeding requests in flight at once. */
 const SEED_CONCURRENCY = 32;
 
-export type SeededType = 'classic' | 'consumer' | 'share';
+/** `streams`: offsets committed as for `classic` (an Empty classic group, which a streams member's first heartbeat turns into a streams group). */
+export type SeededType = 'classic' | 'consumer' | 'share' | 'streams';
 
 export interface SeededGroup {
   groupId: string;

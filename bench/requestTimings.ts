@@ -48,6 +48,11 @@ export class RequestTimings {
     this.restore = null;
   }
 
+  /** Requests sent while timing, of every API. */
+  requestCount(): number {
+    return [...this.timings.values()].reduce((sum, t) => sum + t.count, 0);
+  }
+
   /** One line per API, the longest total first: "ApiName: n requests, total ms, max ms". */
   lines(): string[] {
     return [...this.timings]

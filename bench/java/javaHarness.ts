@@ -5,7 +5,8 @@ import * as path from 'node:path';
 /**
  * Builds (once, cached under .cache/, which git ignores) and runs a Java harness of bench/java against Kafka's own
  * jars from Maven Central: AssignorHarness (classic assignors, kafka-clients 4.0.0, ./pom.xml) or
- * ServerAssignorHarness (Kafka 4.4's server-side assignors, kafka-group-coordinator 4.4.0, ./server/pom.xml).
+ * ServerAssignorHarness (Kafka 4.4's server-side assignors, kafka-group-coordinator 4.4.0, ./server/pom.xml);
+ * or compiles LiveGroups (./live, many groups' live members) against a broker's own jars.
  */
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -53,7 +54,7 @@ function runTool(command: string, args: string[], what: string): void {
   }
 }
 
-function javaSources(spec: HarnessSpec): string[] {
+function javaSources(spec: Pick<HarnessSpec, 'sourceDirs' | 'extraSources'>): string[] {
   const found: string[] = [...spec.extraSources];
   const walk = (dir: string): void => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -86,10 +87,9 @@ export function prepareServerAssignorHarness(): JavaHarness {
 /** Fetches the dependencies and compiles the harness when the cache is missing or older than the sources. */
 function prepareHarness(spec: HarnessSpec): JavaHarness {
   const libDir = path.join(spec.cacheDir, 'lib');
-  const classesDir = path.join(spec.cacheDir, 'classes');
   const pomFile = spec.pomFile;
+  let classpath: string;
   try {
-    const sources = javaSources(spec);
     const jarStamp = path.join(libDir, '.complete');
     if (!fs.existsSync(jarStamp) || fs.statSync(jarStamp).mtimeMs < fs.statSync(pomFile).mtimeMs) {
       fs.mkdirSync(libDir, { recursive: true });
@@ -97,17 +97,10 @@ function prepareHarness(spec: HarnessSpec): JavaHarness {
         'mvn dependency:copy-dependencies');
       fs.writeFileSync(jarStamp, new Date().toISOString());
     }
-    const classStamp = path.join(classesDir, '.complete');
-    if (!fs.existsSync(classStamp) || fs.statSync(classStamp).mtimeMs < newestMtime([...sources, jarStamp])) {
-      fs.rmSync(classesDir, { recursive: true, force: true });
-      fs.mkdirSync(classesDir, { recursive: true });
-      runTool('javac', ['-nowarn', '-d', classesDir, '-cp', path.join(libDir, '*'), ...sources], 'javac');
-      fs.writeFileSync(classStamp, new Date().toISOString());
-    }
+    classpath = compileHarness(spec, libDir, jarStamp);
   } catch (error) {
     return { available: false, reason: (error as Error).message };
   }
-  const classpath = [classesDir, path.join(libDir, '*')].join(path.delimiter);
   return {
     available: true,
     run: (args) => execFileSync('java', ['-cp', classpath, spec.mainClass, ...args], {
@@ -116,4 +109,36 @@ function prepareHarness(spec: HarnessSpec): JavaHarness {
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   };
+}
+
+/**
+ * Compiles the spec's sources against the jars in libDir into spec.cacheDir/classes when those are missing or
+ * older than the sources or `stamp`; returns the classpath to run them with. Throws what javac says.
+ */
+function compileHarness(spec: Omit<HarnessSpec, 'pomFile'>, libDir: string, stamp: string): string {
+  const classesDir = path.join(spec.cacheDir, 'classes');
+  const sources = javaSources(spec);
+  const classStamp = path.join(classesDir, '.complete');
+  if (!fs.existsSync(classStamp) || fs.statSync(classStamp).mtimeMs < newestMtime([...sources, stamp])) {
+    fs.rmSync(classesDir, { recursive: true, force: true });
+    fs.mkdirSync(classesDir, { recursive: true });
+    runTool('javac', ['-nowarn', '-d', classesDir, '-cp', path.join(libDir, '*'), ...sources], 'javac');
+    fs.writeFileSync(classStamp, new Date().toISOString());
+  }
+  return [classesDir, path.join(libDir, '*')].join(path.delimiter);
+}
+
+/**
+ * The live-members harness (bench/java/live, kafkagrouplens.bench.LiveGroups), compiled against the broker's
+ * own jars (a Kafka lib directory from scripts/kafka/broker.js, so the clients match the broker): the
+ * classpath to run it with. Throws what javac says.
+ */
+export function liveGroupsClasspath(kafkaLib: string): { classpath: string; mainClass: string } {
+  const spec = {
+    cacheDir: path.join(repoRoot, '.cache', `live-groups-${path.basename(path.dirname(kafkaLib))}`),
+    sourceDirs: [path.join(__dirname, 'live')],
+    extraSources: [],
+    mainClass: 'kafkagrouplens.bench.LiveGroups',
+  };
+  return { classpath: compileHarness(spec, kafkaLib, path.join(path.dirname(kafkaLib), 'lib.complete')), mainClass: spec.mainClass };
 }
