@@ -256,6 +256,20 @@ export class Simulation implements SimulatorControl {
     this.coordinator.onTopicsChanged([name]);
   }
 
+  /**
+   * DeleteTopics: the topic leaves the metadata, its producers stop, the groups' offsets of it go and
+   * the groups that read it see the change (their consumers lose the partitions on their next assignment).
+   */
+  deleteTopic(name: string): void {
+    const topic = this.cluster.deleteTopic(name);
+    for (const producer of this.producers.values()) {
+      if (producer.topic === topic && producer.running) {
+        producer.stop();
+      }
+    }
+    this.coordinator.onTopicDeleted(name);
+  }
+
   /** AutoTopicCreationManager.createStreamsInternalTopics for in-process Streams threads: each missing topic. */
   private createStreamsInternalTopics(topics: ReadonlyMap<string, ConfiguredInternalTopic>): void {
     for (const topic of topics.values()) {

@@ -58,6 +58,8 @@ export class SimCluster {
   private readonly topics = new Map<string, SimTopic>();
   private readonly topicsById = new Map<string, SimTopic>();
   private userPartitions = 0;
+  /** How many times a topic of each name was deleted (its next id differs). */
+  private readonly deletions = new Map<string, number>();
   /** The stored records of each `__consumer_offsets` partition, by partition. */
   private readonly offsetsRecords: CoordinatorRecordLog[] = [];
 
@@ -169,12 +171,25 @@ export class SimCluster {
     return broker;
   }
 
+  /**
+   * Deletes a user topic (DeleteTopics): it leaves the metadata at once, and a topic created again under
+   * its name gets a new id. Internal topics stay.
+   */
+  deleteTopic(name: string): SimTopic {
+    const topic = this.requireTopic(name);
+    this.topics.delete(name);
+    this.topicsById.delete(topic.topicId);
+    this.userPartitions -= topic.partitions.length;
+    this.deletions.set(name, (this.deletions.get(name) ?? 0) + 1);
+    return topic;
+  }
+
   private addTopic(name: string, partitions: number, internal: boolean): SimTopic {
     // Leaders go round-robin over the brokers from a seeded start, as Kafka's replica placement does.
     const start = this.random.nextInt(this.brokers.length);
     const topic: SimTopic = {
       name,
-      topicId: topicIdFor(this.clusterId, name),
+      topicId: topicIdFor(this.clusterId, name, this.deletions.get(name) ?? 0),
       internal,
       partitions: Array.from({ length: partitions }, () => new PartitionLog()),
       leaders: Array.from({ length: partitions }, (_, p) => this.brokers[(start + p) % this.brokers.length].nodeId),
@@ -189,10 +204,11 @@ export class SimCluster {
 }
 
 /**
- * A topic id derived from the cluster id and the topic name, so a scenario's topics keep their ids
- * from run to run without drawing on the seeded random sequence (topics are never deleted, so a
- * name is never reused). Never Kafka's reserved ZERO_UUID or METADATA_TOPIC_ID: a hash does not hit them.
+ * A topic id derived from the cluster id, the topic name and how often a topic of that name was deleted,
+ * so a scenario's topics keep their ids from run to run without drawing on the seeded random sequence,
+ * and a topic created again gets a new one. Never Kafka's reserved ZERO_UUID or METADATA_TOPIC_ID: a hash does not hit them.
  */
-export function topicIdFor(clusterId: string, name: string): string {
-  return createHash('sha256').update(`${clusterId}\u0000${name}`).digest().subarray(0, 16).toString('base64url');
+export function topicIdFor(clusterId: string, name: string, deletions = 0): string {
+  const seed = deletions === 0 ? `${clusterId}\u0000${name}` : `${clusterId}\u0000${name}\u0000${deletions}`;
+  return createHash('sha256').update(seed).digest().subarray(0, 16).toString('base64url');
 }

@@ -1,8 +1,10 @@
-/** Metadata, FindCoordinator and CreateTopics: where topics, partitions and coordinators live. */
+/** Metadata, FindCoordinator, CreateTopics and DeleteTopics: where topics, partitions and coordinators live. */
 import { errorCodeOf } from '../../protocol/errorCodes';
 import { errorMessage } from '../../protocol/errors';
 import { CreateTopicsRequest, type CreatableTopic, type CreateTopicsRequestData } from '../../protocol/messages/createTopicsRequest';
 import { CreateTopicsResponse, type CreatableTopicResult, type CreateTopicsResponseData } from '../../protocol/messages/createTopicsResponse';
+import { DeleteTopicsRequest, type DeleteTopicsRequestData } from '../../protocol/messages/deleteTopicsRequest';
+import { DeleteTopicsResponse, type DeletableTopicResult, type DeleteTopicsResponseData } from '../../protocol/messages/deleteTopicsResponse';
 import { FindCoordinatorRequest, type FindCoordinatorRequestData } from '../../protocol/messages/findCoordinatorRequest';
 import { FindCoordinatorResponse, type Coordinator, type FindCoordinatorResponseData } from '../../protocol/messages/findCoordinatorResponse';
 import { MetadataRequest, type MetadataRequestData } from '../../protocol/messages/metadataRequest';
@@ -162,8 +164,67 @@ function createTopics(request: CreateTopicsRequestData, ctx: RequestContext): Cr
   return { throttleTimeMs: 0, topics };
 }
 
+/**
+ * DeleteTopics as Kafka 4.4's ControllerApis answers it: topics by name (v1–5) or by name or id (v6), each
+ * refused for what is wrong with it (duplicates, neither or both of name and id, unknown), the rest deleted.
+ * The simulator keeps its internal topics.
+ */
+function deleteTopics(request: DeleteTopicsRequestData, ctx: RequestContext): DeleteTopicsResponseData {
+  const cluster = ctx.server.simulation.cluster;
+  const responses: DeletableTopicResult[] = [];
+  const answer = (name: string | null, topicId: string, error: string, message: string | null = null): void => {
+    responses.push({ name, topicId, errorCode: errorCodeOf(error), errorMessage: message });
+  };
+  const named: Array<string> = [...(request.topicNames ?? [])];
+  const byId: string[] = [];
+  for (const topic of request.topics ?? []) {
+    if (topic.name === null && topic.topicId === ZERO_UUID) {
+      answer(null, ZERO_UUID, 'INVALID_REQUEST', 'Neither topic name nor id were specified.');
+    } else if (topic.name !== null && topic.topicId !== ZERO_UUID) {
+      answer(topic.name, topic.topicId, 'INVALID_REQUEST', 'You may not specify both topic name and topic id.');
+    } else if (topic.name !== null) {
+      named.push(topic.name);
+    } else {
+      byId.push(topic.topicId);
+    }
+  }
+  const once = <T>(list: T[], duplicate: (item: T) => void): T[] => {
+    const counts = new Map<T, number>();
+    list.forEach((item) => counts.set(item, (counts.get(item) ?? 0) + 1));
+    [...counts].filter(([, n]) => n > 1).forEach(([item]) => duplicate(item));
+    return [...counts].filter(([, n]) => n === 1).map(([item]) => item);
+  };
+  const targets: SimTopic[] = [];
+  for (const name of once(named, (n) => answer(n, ZERO_UUID, 'INVALID_REQUEST', 'Duplicate topic name.'))) {
+    const topic = cluster.topic(name);
+    if (topic === undefined) {
+      answer(name, ZERO_UUID, 'UNKNOWN_TOPIC_OR_PARTITION');
+    } else {
+      targets.push(topic);
+    }
+  }
+  for (const id of once(byId, (i) => answer(null, i, 'INVALID_REQUEST', 'Duplicate topic id.'))) {
+    const topic = cluster.topicById(id);
+    if (topic === undefined) {
+      answer(null, id, 'UNKNOWN_TOPIC_ID');
+    } else {
+      targets.push(topic);
+    }
+  }
+  for (const topic of new Set(targets)) {
+    if (topic.internal) {
+      answer(topic.name, topic.topicId, 'INVALID_REQUEST', `The simulator does not delete its internal topic ${topic.name}.`);
+      continue;
+    }
+    ctx.server.simulation.deleteTopic(topic.name);
+    answer(topic.name, topic.topicId, 'NONE');
+  }
+  return { throttleTimeMs: 0, responses };
+}
+
 export const CLUSTER_APIS: readonly ApiDefinition[] = [
   defineApi({ key: 3, name: 'Metadata', minVersion: 0, maxVersion: 13, request: MetadataRequest, response: MetadataResponse, handle: metadata }),
   defineApi({ key: 10, name: 'FindCoordinator', minVersion: 0, maxVersion: 6, request: FindCoordinatorRequest, response: FindCoordinatorResponse, handle: findCoordinator }),
   defineApi({ key: 19, name: 'CreateTopics', minVersion: 2, maxVersion: 7, request: CreateTopicsRequest, response: CreateTopicsResponse, handle: createTopics }),
+  defineApi({ key: 20, name: 'DeleteTopics', minVersion: 1, maxVersion: 6, request: DeleteTopicsRequest, response: DeleteTopicsResponse, handle: deleteTopics }),
 ];

@@ -107,6 +107,12 @@ export class GroupCoordinator {
     this.groups.onTopicsChanged(topicNames);
   }
 
+  /** A topic was deleted: the groups' offsets of it go, and the groups that use it see the change. */
+  onTopicDeleted(topic: string): void {
+    this.offsets.onTopicDeleted(topic);
+    this.groups.onTopicsChanged([topic]);
+  }
+
   dispose(): void {
     this.shard.dispose();
   }

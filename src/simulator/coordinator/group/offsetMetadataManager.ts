@@ -213,6 +213,22 @@ export class OffsetMetadataManager {
     return { errorCode: 'NONE', topics };
   }
 
+  /**
+   * onPartitionsDeleted: a topic was deleted, so every group's committed offsets of it go (with their
+   * tombstones), as Kafka's OffsetMetadataManager drops them when the metadata loses the partitions.
+   */
+  onTopicDeleted(topic: string): void {
+    for (const group of this.groups.allGroups()) {
+      const partitions = [...(group.offsets.get(topic)?.keys() ?? [])];
+      if (partitions.length === 0) {
+        continue;
+      }
+      partitions.forEach((partition) => group.deleteOffset(topic, partition));
+      this.events.write(group.groupId, partitions.map((partition) => newOffsetCommitTombstoneRecord(group.groupId, topic, partition)));
+      this.events.emit(group, 'offsets-reset', { cause: `${partitions.length} committed offset(s) deleted with topic ${topic}` });
+    }
+  }
+
   /** The group is being deleted: its offsets and its open transactions' offsets go with it. */
   deleteAllOffsets(group: Group): void {
     const committed = [...group.offsets].flatMap(([topic, partitions]) => [...partitions.keys()].map((partition) => ({ topic, partition })));

@@ -101,4 +101,36 @@ describe('simulator Kafka server: administration over the wire', function () {
     assert.equal(reply.int32(), 5);
     assert.equal(reply.int16(), 16);
   });
+
+  it('deletes topics with DeleteTopics: their offsets go from every group, a name comes back with a new id, internal topics stay', async () => {
+    await admin.createTopics({ topics: [{ topic: 'doomed', numPartitions: 2 }] });
+    const firstId = env.sim.cluster.topic('doomed')?.topicId;
+    await admin.setOffsets({ groupId: 'doomed-reader', topic: 'doomed', partitions: [{ partition: 0, offset: '1' }, { partition: 1, offset: '2' }] });
+    await admin.setOffsets({ groupId: 'doomed-reader', topic: 'orders', partitions: [{ partition: 0, offset: '4' }] });
+    await admin.deleteTopics({ topics: ['doomed'], timeout: 1000 });
+    assert.equal(env.sim.cluster.topic('doomed'), undefined);
+    assert.equal(env.sim.coordinator.committedOffsets('doomed-reader')?.has('doomed'), false, 'the offsets of the deleted topic went');
+    assert.equal(env.sim.coordinator.committedOffsets('doomed-reader')?.get('orders')?.get(0)?.offset, 4, 'the others stayed');
+    await admin.createTopics({ topics: [{ topic: 'doomed', numPartitions: 1 }] });
+    assert.notEqual(env.sim.cluster.topic('doomed')?.topicId, firstId, 'a new topic of the same name has a new id');
+
+    // Raw DeleteTopics v5: an unknown topic, a duplicate, and the internal __consumer_offsets, each with its error.
+    const body = new WireWriter().compactArray(['missing', 'dup', 'dup', '__consumer_offsets'], (w, name) => w.compactString(name)).int32(1000).emptyTaggedFields().toBuffer();
+    const reply = new WireReader(await rawExchange(env.server.endpoints()[0].port, requestFrame(20, 5, 11, body, true)));
+    reply.int32();
+    assert.equal(reply.int32(), 11);
+    reply.skipTaggedFields();
+    assert.equal(reply.int32(), 0, 'throttle time');
+    const results = reply.compactArray((r) => {
+      const row = [r.compactNullableString(), r.int16(), r.compactNullableString()];
+      r.skipTaggedFields();
+      return row;
+    });
+    assert.deepEqual(results.sort(), [
+      ['__consumer_offsets', 42, 'The simulator does not delete its internal topic __consumer_offsets.'],
+      ['dup', 42, 'Duplicate topic name.'],
+      ['missing', 3, null],
+    ]);
+    assert.ok(env.sim.cluster.topic('__consumer_offsets'));
+  });
 });

@@ -27,6 +27,7 @@ const SERVED: Record<string, [number, number]> = {
   ListGroups: [0, 5],
   ApiVersions: [0, 5],
   CreateTopics: [2, 7],
+  DeleteTopics: [1, 6],
   InitProducerId: [0, 5],
   AddPartitionsToTxn: [0, 3],
   AddOffsetsToTxn: [0, 4],

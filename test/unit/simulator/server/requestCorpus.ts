@@ -31,6 +31,8 @@ import { ConsumerGroupDescribeRequest } from '../../../../src/protocol/messages/
 import { ConsumerGroupHeartbeatRequest } from '../../../../src/protocol/messages/consumerGroupHeartbeatRequest';
 import { StreamsGroupDescribeRequest } from '../../../../src/protocol/messages/streamsGroupDescribeRequest';
 import { StreamsGroupHeartbeatRequest } from '../../../../src/protocol/messages/streamsGroupHeartbeatRequest';
+import { DeleteTopicsRequest } from '../../../../src/protocol/messages/deleteTopicsRequest';
+import { ZERO_UUID } from '../../../../src/simulator/server/topicIds';
 
 export type Field =
   | { kind: 'int8' | 'int16' | 'int32'; value: number }
@@ -171,6 +173,7 @@ export function requestCorpus(group = 'fuzzed'): CorpusRequest[] {
     { apiKey: 18, apiVersion: 2, label: 'ApiVersions v2', route: null, fields: [] },
     { apiKey: 19, apiVersion: 2, label: 'CreateTopics v2', route: null, fields: [arr([str('fuzz-created'), i32(2), i16(1), arr(), arr()]), i32(1000), i8(0)] },
     { apiKey: 19, apiVersion: 4, label: 'CreateTopics v4', route: null, fields: [arr([str('fuzz-created-4'), i32(-1), i16(-1), arr(), arr([str('cleanup.policy'), str('delete')])]), i32(1000), i8(1)] },
+    { apiKey: 20, apiVersion: 1, label: 'DeleteTopics v1', route: null, fields: [arr([str('fuzz-created-4')], [str('missing')]), i32(1000)] },
     { apiKey: 22, apiVersion: 0, label: 'InitProducerId v0', route: null, fields: [str(null), i32(60000)] },
     { apiKey: 22, apiVersion: 1, label: 'InitProducerId v1', route: { group: 'fuzz-txn' }, fields: [str('fuzz-txn'), i32(60000)] },
     { apiKey: 24, apiVersion: 0, label: 'AddPartitionsToTxn v0', route: { group: 'fuzz-txn' }, fields: [str('fuzz-txn'), i64(1), i16(0), arr(topicPartitions('orders', [0]))] },
@@ -244,6 +247,10 @@ export function flexibleCorpus(group: string, ordersId = topicIdFor('sim-cluster
       clientTags: [{ key: 'zone', value: 'a' }], taskOffsets: null, taskEndOffsets: null, shutdownApplication: false,
     }),
     flexible(StreamsGroupDescribeRequest, 1, { group: 'fuzz-streams' }, { groupIds: ['fuzz-streams', group, 'missing'], includeAuthorizedOperations: false }),
+    flexible(DeleteTopicsRequest, 6, null, {
+      topics: [{ name: 'fuzz-streams-store-changelog', topicId: ZERO_UUID }, { name: null, topicId: ZERO_UUID }, { name: 'missing', topicId: ordersId }, { name: null, topicId: 'fuzzUnknownTopicId000A' }],
+      timeoutMs: 1000,
+    }),
     flexible(DescribeProducersRequest, 0, { topic: 'orders', partition: 0 }, { topics: [{ name: 'orders', partitionIndexes: [0, 1] }, { name: 'missing', partitionIndexes: [0] }] }),
     flexible(ListTransactionsRequest, 2, null, { stateFilters: ['Ongoing', 'Unknown'], producerIdFilters: [1n], durationFilter: 0n, transactionalIdPattern: 'fuzz-.*' }),
     flexible(DescribeTransactionsRequest, 0, { group: 'fuzz-txn' }, { transactionalIds: ['fuzz-txn', 'missing', ''] }),
