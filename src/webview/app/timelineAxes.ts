@@ -79,8 +79,16 @@ export function laneAxis(model: TimelineModel, scale: PlotScale, firstLane: numb
   return group;
 }
 
+/**
+ * Shortened in the middle: client ids tell members apart at their end (`consumer-orders-3`,
+ * `<app>-<process>-StreamThread-2-consumer`), so the end is kept longer than the start.
+ */
 function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  if (text.length <= max) {
+    return text;
+  }
+  const head = Math.floor((max - 1) * 0.4);
+  return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
 }
 
 function laneTooltip(label: string, memberIds: readonly string[]): string {
