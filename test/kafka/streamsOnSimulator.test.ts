@@ -119,6 +119,11 @@ function skipOnThisVersion(title: string, _body: unknown): void {
     const split = await converged(target, [TASKS / 2, TASKS / 2], 'the tasks split over two instances');
     if (target === simulator) {
       await treeEqualsTool(target);
+      // --offsets lists the partitions of the members' active tasks, with what the group committed.
+      await waitFor('kafka-streams-groups.sh --offsets: the input committed to its end', async () => {
+        const rows = toolTables(await tool(target, ['--offsets', '--verbose'])).filter((row) => row.TOPIC === INPUT);
+        return rows.length === 4 && rows.every((row) => row['CURRENT-OFFSET'] === '25' && row['LOG-END-OFFSET'] === '25' && row['OFFSET-LAG'] === '0') ? true : undefined;
+      }, 60000);
     }
     assert.ok(split.members.some((m) => m.memberId === alone.members[0].memberId), `${target.label}: the first instance kept its member id`);
     const secondMember = split.members.find((m) => m.memberId !== alone.members[0].memberId);
@@ -171,5 +176,39 @@ function skipOnThisVersion(title: string, _body: unknown): void {
     const onBroker = await script(broker);
     console.log(`      steps (state, group epoch, target epoch, [member epoch, active tasks]): ${onSimulator.map((step) => JSON.stringify(step)).join(' ')}`);
     assert.deepEqual(onSimulator, onBroker, `simulator ${JSON.stringify(onSimulator)} against broker ${JSON.stringify(onBroker)}`);
+  });
+
+  it('answers kafka-streams-groups.sh on the inactive group: list, a reset, and delete with its internal topics', async () => {
+    const run = (args: string[]) => runToolAsync(simulator.env, TOOLS.streamsGroups, args);
+    assert.ok((await run(['--list'])).split('\n').map((line) => line.trim()).includes(APP), 'the group is listed');
+    const committed = () => [0, 1, 2, 3].map((p) => sim.coordinator.committedOffsets(APP)?.get(INPUT)?.get(p)?.offset);
+    assert.deepEqual(committed(), [25, 25, 25, 25], 'what the instances committed');
+
+    const planned = toolTables(await run(['--reset-offsets', '--group', APP, '--input-topic', INPUT, '--to-earliest', '--execute']));
+    assert.deepEqual(planned.map((row) => [row.TOPIC, Number(row.PARTITION), Number(row['NEW-OFFSET'])]).sort(), [0, 1, 2, 3].map((p) => [INPUT, p, 0]));
+    assert.deepEqual(committed(), [0, 0, 0, 0], 'the reset reached the coordinator');
+
+    const deleted = await run(['--delete', '--group', APP, '--delete-all-internal-topics']);
+    assert.match(deleted, /Deletion of requested streams groups \('sim-streams-app'\) was successful\./, deleted);
+    assert.equal(sim.coordinator.streamsGroup(APP), undefined);
+    assert.deepEqual(sim.listTopics().map((t) => t.name).filter((name) => name.startsWith(APP)), [], 'its internal topics went with it');
+  });
+
+  it('runs a Streams app with processing.guarantee=exactly_once_v2: its input offsets committed in transactions that complete', async () => {
+    const app = `${APP}-eos`;
+    const eos = new JavaClient(simulator.env, 'StreamsApp', [simulator.env.bootstrap, app, INPUT, OUTPUT, '1', '-', 'exactly_once_v2'], { streams: true });
+    apps.push(eos);
+    await eos.waitForOutput(/STATE RUNNING/, 120000);
+    // TxnOffsetCommit under the streams member's epoch, made visible by the COMMIT markers.
+    await waitFor('the input committed to its end through transactions', async () => {
+      const committed = [0, 1, 2, 3].map((p) => sim.coordinator.committedOffsets(app)?.get(INPUT)?.get(p)?.offset);
+      return committed.every((offset) => offset === 25) ? true : undefined;
+    }, 120000);
+    // kafka-transactions.sh list: TransactionalId, Coordinator, ProducerId, TransactionState, tab-separated.
+    const listed = await runToolAsync(simulator.env, 'org.apache.kafka.tools.TransactionsCommand', ['list']);
+    const mine = listed.split('\n').map((line) => line.split('\t').map((cell) => cell.trim())).filter((cells) => cells[0].startsWith(`${app}-`));
+    assert.equal(mine.length, 1, listed);
+    assert.match(mine[0][3], /^(CompleteCommit|Ongoing|Empty)$/, listed);
+    await eos.stop();
   });
 });

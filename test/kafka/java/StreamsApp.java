@@ -16,8 +16,9 @@ import org.apache.kafka.streams.kstream.Produced;
  * A tiny Kafka Streams application on the streams rebalance protocol (KIP-1071) for the
  * real-broker tests: input -> re-key by value (a repartition topic) -> count (a state store with
  * its changelog topic) -> output. Prints "STATE <new>" on each state change, leaves when stdin closes.
- * Arguments: bootstrap applicationId inputTopic outputTopic processingThreads [stateDir]. Given a state
- * directory, a restarted instance keeps its process id (Kafka Streams keeps it there with persistent stores).
+ * Arguments: bootstrap applicationId inputTopic outputTopic processingThreads [stateDir [processingGuarantee]].
+ * Given a state directory, a restarted instance keeps its process id (Kafka Streams keeps it there with
+ * persistent stores); "-" makes a fresh one. The guarantee is at_least_once (the default) or exactly_once_v2.
  */
 public class StreamsApp {
     public static void main(String[] args) throws Exception {
@@ -28,7 +29,10 @@ public class StreamsApp {
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.parseInt(args[4]));
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 200);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, args.length > 5 ? args[5] : Files.createTempDirectory("kgl-streams-").toString());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, args.length > 5 && !args[5].equals("-") ? args[5] : Files.createTempDirectory("kgl-streams-").toString());
+        if (args.length > 6) {
+            props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, args[6]);
+        }
         props.put(StreamsConfig.CLIENT_ID_CONFIG, "java-streams-" + args[1]);
         props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class.getName());
         props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class.getName());
