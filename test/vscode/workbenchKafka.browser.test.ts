@@ -14,7 +14,7 @@ import type { Browser } from 'playwright-core';
 import { containerOfView, contributedCommand, GROUPS_VIEW_ID, isInItemContextMenu, OPEN_TIMELINE_COMMAND_ID, repoRoot } from './contributions';
 import { FourGroupTypesCluster, type FourTypeGroups } from './workbench/fourGroupTypes';
 import { escapeRegExp, exactText, type TreeRow, type WorkbenchDriver } from './workbench/workbenchDriver';
-import { openWorkbench, screenshotIfFailed } from './workbench/workbenchSession';
+import { machineSettingsFile, openWorkbench, restoreSettings, screenshotIfFailed } from './workbench/workbenchSession';
 import { GROUP_TYPE_ICONS } from '../../src/views/groupTreeRows';
 
 const artifactsDir = process.env.KGL_ARTIFACTS_DIR ?? path.join(repoRoot, 'test', 'artifacts');
@@ -25,16 +25,6 @@ const CLUSTER_LEVEL = 1;
 const GROUP_LEVEL = 2;
 const SIDE_BAR_WIDTH = 620;
 
-/**
- * The profile's machine settings: kafkaGroupLens.clusters is machine-scoped, and in code-server's remote window
- * VS Code reads such a setting from the remote (Machine) settings.json only.
- */
-function machineSettingsFile(): string {
-  const userDataDir = process.env.KGL_WORKBENCH_USER_DATA_DIR;
-  assert.ok(userDataDir, 'KGL_WORKBENCH_USER_DATA_DIR is not set: run these tests through `node scripts/workbench/run-browser-tests.js`');
-  return path.join(userDataDir, 'Machine', 'settings.json');
-}
-
 /** Writes the cluster into the settings file; returns what was there before (undefined: no file). */
 function addClusterSetting(file: string, bootstrap: string): string | undefined {
   const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
@@ -43,14 +33,6 @@ function addClusterSetting(file: string, bootstrap: string): string | undefined 
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, JSON.stringify(settings, null, 2) + '\n');
   return before;
-}
-
-function restoreSettings(file: string, before: string | undefined): void {
-  if (before === undefined) {
-    fs.rmSync(file, { force: true });
-  } else {
-    fs.writeFileSync(file, before);
-  }
 }
 
 /** The group rows directly under the cluster row named `clusterName`. */

@@ -10,20 +10,13 @@ import * as path from 'path';
 import type { Browser } from 'playwright-core';
 import { containerOfView, contributedCommand, GROUPS_VIEW_ID, isInItemContextMenu, OPEN_TIMELINE_COMMAND_ID, repoRoot } from './contributions';
 import { escapeRegExp, exactText, type WorkbenchDriver } from './workbench/workbenchDriver';
-import { openWorkbench, screenshotIfFailed } from './workbench/workbenchSession';
+import { machineSettingsFile, openWorkbench, restoreSettings, screenshotIfFailed } from './workbench/workbenchSession';
 import { findGroup } from './workbench/treeRows';
 
 const artifactsDir = process.env.KGL_ARTIFACTS_DIR ?? path.join(repoRoot, 'test', 'artifacts');
 const APPLICATION_ID = 'word-count';
 const SPEED = 10;
 const SIDE_BAR_WIDTH = 520;
-
-/** The profile's remote (Machine) settings.json, which code-server's window reads on top of the user's. */
-function machineSettingsFile(): string {
-  const userDataDir = process.env.KGL_WORKBENCH_USER_DATA_DIR;
-  assert.ok(userDataDir, 'KGL_WORKBENCH_USER_DATA_DIR is not set: run these tests through `node scripts/workbench/run-browser-tests.js`');
-  return path.join(userDataDir, 'Machine', 'settings.json');
-}
 
 describe('the streams scenario in the VS Code workbench (code-server)', function () {
   this.timeout(240_000);
@@ -49,11 +42,7 @@ describe('the streams scenario in the VS Code workbench (code-server)', function
 
   after(async () => {
     await browser?.close();
-    if (settingsBefore === undefined) {
-      fs.rmSync(settingsFile, { force: true });
-    } else {
-      fs.writeFileSync(settingsFile, settingsBefore);
-    }
+    restoreSettings(settingsFile, settingsBefore);
   });
 
   it('lists the word count as a streams group, and draws its tasks moving through scale-out, crash and restart', async () => {

@@ -3,6 +3,8 @@
  * started (scripts/workbench/run-browser-tests.js passes its address), and a screenshot of each failed test.
  */
 import { strict as assert } from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import { chromium, type Browser } from 'playwright-core';
 import { WorkbenchDriver } from './workbenchDriver';
 
@@ -31,4 +33,23 @@ export async function screenshotIfFailed(test: Mocha.Test | undefined, driver: W
   const slug = test.title.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
   await driver.screenshot(`${prefix}${slug}.png`).catch(() => undefined);
   return true;
+}
+
+/**
+ * The profile's machine settings: kafkaGroupLens.clusters is machine-scoped, and in code-server's remote window
+ * VS Code reads such a setting from the remote (Machine) settings.json only.
+ */
+export function machineSettingsFile(): string {
+  const userDataDir = process.env.KGL_WORKBENCH_USER_DATA_DIR;
+  assert.ok(userDataDir, 'KGL_WORKBENCH_USER_DATA_DIR is not set: run these tests through `node scripts/workbench/run-browser-tests.js`');
+  return path.join(userDataDir, 'Machine', 'settings.json');
+}
+
+/** Puts back what the settings file held before a test changed it (undefined: there was none). */
+export function restoreSettings(file: string, before: string | undefined): void {
+  if (before === undefined) {
+    fs.rmSync(file, { force: true });
+  } else {
+    fs.writeFileSync(file, before);
+  }
 }
