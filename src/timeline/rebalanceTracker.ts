@@ -14,8 +14,8 @@ import type { GroupState, MemberAssignmentChange, RebalanceEvent, RebalanceEvent
  */
 export type RebalanceMode = 'eager' | 'cooperative' | 'reconciliation' | 'none';
 
-/** Which group protocol ran the rebalance: classic generations, or KIP-848 group epochs. */
-export type RebalanceProtocol = 'classic' | 'consumer';
+/** Which group protocol ran the rebalance: classic generations, or the group epochs of KIP-848 or of a streams group (KIP-1071). */
+export type RebalanceProtocol = 'classic' | 'consumer' | 'streams';
 
 export interface RebalanceSpan {
   from: number;
@@ -27,7 +27,7 @@ export interface RebalanceSpan {
   /** Merged per-member changes of every assignment event inside the rebalance. */
   assignments: MemberAssignmentChange[];
   mode: RebalanceMode;
-  /** consumer when its events carry a KIP-848 member's reconciliation: generations are then group epochs. */
+  /** consumer (streams) when its events carry a KIP-848 (streams) member's reconciliation: generations are then group epochs. */
   protocol: RebalanceProtocol;
   /** Partitions that could not be consumed during the rebalance: all owned ones for eager, only the moved ones for cooperative. */
   stoppedPartitions: TopicPartition[];
@@ -123,10 +123,11 @@ export class RebalanceTracker {
     }
     const current = this.open ?? this.settling;
     if (event.reconciliation) {
-      // A group whose members reported a reconciliation runs the consumer protocol from then on.
-      this.protocol = 'consumer';
+      // A group whose members reported a reconciliation runs the consumer protocol from then on; only a
+      // streams member's steps carry standby tasks.
+      this.protocol = event.reconciliation.standbyTasks === undefined ? 'consumer' : 'streams';
       if (current) {
-        current.span.protocol = 'consumer';
+        current.span.protocol = this.protocol;
       }
     }
     const changes = event.assignments ?? NO_CHANGES;
@@ -317,7 +318,7 @@ function classify({ span, ownedBefore, ownersBefore, departed, firstRevoke }: Op
     allStopped = revokedSet[ownedBefore[i]] === revokedStamp || departed.includes(ownersBefore[i]);
   }
   // A KIP-848 member never revokes what it keeps (CurrentAssignmentBuilder), whatever the pattern looks like.
-  span.mode = span.protocol === 'consumer' ? 'reconciliation' : handedBack || allStopped ? 'eager' : 'cooperative';
+  span.mode = span.protocol !== 'classic' ? 'reconciliation' : handedBack || allStopped ? 'eager' : 'cooperative';
   if (span.mode === 'eager') {
     // onJoinPrepare revokes everything before JoinGroup: nothing is consumed until the group is Stable.
     span.stoppedPartitions = ownedBefore.map((id) => ids.partition(id));

@@ -60,9 +60,9 @@ function runs(sorted: number[]): string {
 }
 
 /** A rebalance's mode as the timeline names it; one that moved nothing says why. */
-export function modeLabel(rebalance: { mode: string; generationBefore: number }): string {
+export function modeLabel(rebalance: { mode: string; protocol: string; generationBefore: number }): string {
   if (rebalance.mode === 'reconciliation') {
-    return 'KIP-848 reconciliation';
+    return rebalance.protocol === 'streams' ? 'KIP-1071 reconciliation' : 'KIP-848 reconciliation';
   }
   if (rebalance.mode !== 'none') {
     return rebalance.mode;
@@ -72,5 +72,5 @@ export function modeLabel(rebalance: { mode: string; generationBefore: number })
 
 /** How a rebalance's before → after numbers read: classic generations, or a KIP-848 group's epochs. */
 export function generationSteps(rebalance: { protocol: string; generationBefore: number; generationAfter: number }): string {
-  return `${rebalance.protocol === 'consumer' ? 'epoch' : 'gen'} ${rebalance.generationBefore} → ${rebalance.generationAfter}`;
+  return `${rebalance.protocol === 'classic' ? 'gen' : 'epoch'} ${rebalance.generationBefore} → ${rebalance.generationAfter}`;
 }

@@ -106,6 +106,8 @@ const PROTOCOL_TEXT: Record<RebalanceSpan['mode'], string> = {
   none: 'nothing revoked',
 };
 
+const STREAMS_PROTOCOL_TEXT = 'streams protocol, KIP-1071 (each member revokes its active tasks, then is assigned, one epoch step at a time)';
+
 function rebalanceDetails(context: DetailsContext, rebalance: RebalanceSpan, withAssignments: boolean): HTMLElement {
   const { timeBase, model } = context;
   const stopped =
@@ -116,10 +118,10 @@ function rebalanceDetails(context: DetailsContext, rebalance: RebalanceSpan, wit
       : `${rebalance.mode === 'eager' ? `whole group, ${rebalance.stoppedPartitions.length} partition(s)` : `${rebalance.stoppedPartitions.length} moved partition(s): ${formatPartitions(rebalance.stoppedPartitions)}`} for ${formatDuration((rebalance.stoppedTo ?? model.end) - rebalance.stoppedFrom)}${rebalance.stoppedTo === null ? ' so far' : ''}`;
   const wrapper = h('div', { className: 'rebalance-details' }, [
     definitionList([
-      [rebalance.protocol === 'consumer' ? 'Group epochs' : 'Generations', `${rebalance.generationBefore} → ${rebalance.generationAfter}`],
+      [rebalance.protocol === 'classic' ? 'Generations' : 'Group epochs', `${rebalance.generationBefore} → ${rebalance.generationAfter}`],
       ['Started', formatTime(rebalance.from, timeBase, 1, true)],
       ['Duration', `${formatDuration(rebalance.to - rebalance.from)}${rebalance.finished ? '' : ' (in progress)'}`],
-      ['Protocol', PROTOCOL_TEXT[rebalance.mode]],
+      ['Protocol', rebalance.protocol === 'streams' && rebalance.mode === 'reconciliation' ? STREAMS_PROTOCOL_TEXT : PROTOCOL_TEXT[rebalance.mode]],
       ['Consumption stopped', stopped],
     ]),
   ]);

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { RebalanceEvent } from '../../../../../src/model/types';
+import { buildTimeline } from '../../../../../src/timeline/timelineModel';
 import { context, createInternalTopics, request, setup, type Tasks } from './streamsFixtures';
 
 const noTasks = { activeTasks: [], standbyTasks: [], warmupTasks: [] };
@@ -52,5 +53,9 @@ describe('StreamsGroupEventRecorder (the simulator\'s streams-group timeline)', 
     assert.deepEqual([expired?.memberId, expired?.cause], ['m2', 'Streams member m2 fenced from the group because the member session expired.']);
     assert.equal(events.at(-1)?.kind, 'state-changed');
     assert.equal(events.at(-1)?.stateAfter, 'Empty');
+    // The timeline tells a streams group's rebalances from a KIP-848 group's: only their steps carry standby tasks.
+    const rebalances = buildTimeline('app', events).rebalances;
+    assert.ok(rebalances.length > 0 && rebalances.every((r) => r.protocol === 'streams' || r.mode === 'none'), JSON.stringify(rebalances.map((r) => [r.protocol, r.mode])));
+    assert.ok(rebalances.some((r) => r.mode === 'reconciliation'));
   });
 });
