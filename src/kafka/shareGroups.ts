@@ -5,8 +5,9 @@
  * group's coordinator. What `kafka-share-groups.sh --describe` prints comes from the same answers:
  * START-OFFSET and LAG as the broker gives them ("-" where a partition has no state yet).
  */
-import type { Member, PartitionOffsets, ShareGroupConfigs, SharePartitionInfo } from '../model/types';
+import type { PartitionOffsets, ShareGroupConfigs, SharePartitionInfo } from '../model/types';
 import { compareTopicPartitions } from '../model/types';
+import { emptyShareGroupConfigs, shareGroupInfo, shareGroupTreeMembers } from '../model/shareGroupInfo';
 import { errorMessage } from '../protocol/errors';
 import { DescribeConfigsRequest } from '../protocol/messages/describeConfigsRequest';
 import { DescribeConfigsResponse } from '../protocol/messages/describeConfigsResponse';
@@ -16,7 +17,7 @@ import { ShareGroupDescribeRequest } from '../protocol/messages/shareGroupDescri
 import { ShareGroupDescribeResponse, type DescribedGroup } from '../protocol/messages/shareGroupDescribeResponse';
 import { hasLoadingCode, retryWhileCoordinatorLoads } from './coordinatorRetry';
 import { MAX_GROUPS_PER_REQUEST, chunked, mapWithConcurrency } from './coordinatorBatches';
-import { flattenAssignment, notOfThisType, groupErrorText, groupStateOf, offsetNumber, type TypedGroupDescription } from './groupTypes';
+import { notOfThisType, groupErrorText, groupStateOf, offsetNumber, type TypedGroupDescription } from './groupTypes';
 import { requireNegotiatedVersion, sendGenerated, type GeneratedApi } from './groupTypesWire';
 import type { KafkajsBroker } from './kafkajsBridge';
 
@@ -49,18 +50,7 @@ export function typedShareGroup(group: DescribedGroup): TypedGroupDescription {
     const failed: TypedGroupDescription = { groupId: group.groupId, groupType: 'share', state: 'Unknown', assignor: '', members: [], error: groupErrorText(group.errorCode, group.errorMessage) };
     return notOfThisType(group.errorCode) ? { ...failed, notThisType: true } : failed;
   }
-  const members = group.members.map(
-    (m): Member => ({
-      memberId: m.memberId,
-      groupInstanceId: null,
-      clientId: m.clientId,
-      clientHost: m.clientHost,
-      subscription: [...m.subscribedTopicNames].sort(),
-      assignment: flattenAssignment(m.assignment.topicPartitions),
-      memberEpoch: m.memberEpoch,
-      rackId: m.rackId,
-    }),
-  );
+  const members = shareGroupTreeMembers(group);
   return {
     groupId: group.groupId,
     groupType: 'share',
@@ -68,22 +58,8 @@ export function typedShareGroup(group: DescribedGroup): TypedGroupDescription {
     assignor: group.assignorName,
     groupEpoch: group.groupEpoch,
     members,
-    shareGroup: {
-      groupEpoch: group.groupEpoch,
-      assignmentEpoch: group.assignmentEpoch,
-      assignorName: group.assignorName,
-      partitions: [],
-      configs: emptyConfigs(null),
-    },
+    shareGroup: shareGroupInfo(group),
   };
-}
-
-function emptyConfigs(error: string | null): ShareGroupConfigs {
-  const configs: ShareGroupConfigs = { autoOffsetReset: null, recordLockDurationMs: null, deliveryCountLimit: null, deadLetterTopic: null, all: null };
-  if (error !== null) {
-    configs.configsError = error;
-  }
-  return configs;
 }
 
 /** The named share configs out of a group's config entries (names to values). */
@@ -188,10 +164,10 @@ export async function addShareOffsetsAndConfigs(broker: KafkajsBroker, groups: r
       }
     }
     if (configs.status === 'rejected') {
-      info.configs = emptyConfigs(errorMessage(configs.reason));
+      info.configs = emptyShareGroupConfigs(errorMessage(configs.reason));
     } else {
       const answer = configs.value.get(group.groupId);
-      info.configs = answer === undefined ? emptyConfigs('the broker did not answer for this group') : typeof answer === 'string' ? emptyConfigs(answer) : shareConfigs(answer);
+      info.configs = answer === undefined ? emptyShareGroupConfigs('the broker did not answer for this group') : typeof answer === 'string' ? emptyShareGroupConfigs(answer) : shareConfigs(answer);
     }
   }
 }

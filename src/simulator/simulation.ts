@@ -6,6 +6,7 @@ import { VirtualClock } from './common/clock';
 import { SimCluster, type ClusterOptions } from './log/cluster';
 import { ClusterTopicImage } from './coordinator/group/consumerGroupSeams';
 import type { StreamsGroupConfig } from './coordinator/streams/streamsGroupConfig';
+import type { ShareGroupConfig } from './coordinator/share/shareGroupConfig';
 import type { AssignorName, ConsumerSpec, ProducerSpec, SimulatedConsumerInfo, SimulatorControl } from './common/control';
 import { GroupCoordinator, type CoordinatorConfig } from './coordinator/group/groupCoordinator';
 import { CONSUMER_DEFAULTS, SimulatedConsumer, type ConsumerConfig } from './clients/consumer/consumer';
@@ -31,6 +32,8 @@ export interface SimulationOptions {
   coordinator?: Partial<CoordinatorConfig>;
   /** The broker's group.streams.* configs (Kafka 4.4's defaults otherwise). */
   streamsGroup?: Partial<StreamsGroupConfig>;
+  /** The broker's group.share.* configs (Kafka 4.4's defaults otherwise). */
+  shareGroup?: Partial<ShareGroupConfig>;
   /** Ring-buffer size of each group's event log. */
   eventsPerGroup?: number;
 }
@@ -71,6 +74,7 @@ export class Simulation implements SimulatorControl {
       {
         metadataImage: new ClusterTopicImage(this.cluster),
         streamsGroupConfig: options.streamsGroup,
+        shareGroupConfig: options.shareGroup,
         // One heartbeat's records are one batch in the group's __consumer_offsets partition.
         records: (batch) => {
           if (batch.length > 0) {

@@ -1,6 +1,7 @@
 /** Builds the model's GroupSummary / GroupDetail from a simulation, as DescribeGroups + OffsetFetch + ListOffsets would. */
 import type { GroupDetail, GroupSummary, Member, PartitionOffsets } from '../../model/types';
 import { consumerGroupInfo, consumerGroupTreeMembers } from '../../model/consumerGroupInfo';
+import { shareGroupInfo, shareGroupTreeMembers } from '../../model/shareGroupInfo';
 import { streamsGroupInfo, streamsGroupTreeMembers } from '../../model/streamsGroupInfo';
 import type { Simulation } from '../simulation';
 import type { IsolationLevel } from '../log/transactionIndex';
@@ -58,7 +59,11 @@ export function describeSimGroup(sim: Simulation, groupId: string, isolationLeve
   const engineStreamsGroup = sim.coordinator.streamsGroup(groupId);
   const streamsDescribed = engineStreamsGroup === undefined ? undefined : sim.coordinator.streamsGroupDescribeNow(groupId);
   const streamsGroup = streamsDescribed?.errorCode === 0 ? streamsGroupInfo(streamsDescribed) : undefined;
-  const members: Member[] = consumerGroup ? consumerGroupTreeMembers(consumerGroup) : streamsGroup ? streamsGroupTreeMembers(streamsGroup) : described.members.map((m) => ({
+  const engineShareGroup = sim.coordinator.shareGroup(groupId);
+  const shareDescribed = engineShareGroup === undefined ? undefined : sim.coordinator.shareGroupDescribeNow(groupId);
+  const shared = shareDescribed?.errorCode === 0 ? shareDescribed : undefined;
+  const members: Member[] = consumerGroup ? consumerGroupTreeMembers(consumerGroup) : streamsGroup ? streamsGroupTreeMembers(streamsGroup)
+    : shared ? shareGroupTreeMembers(shared) : described.members.map((m) => ({
     memberId: m.memberId,
     groupInstanceId: m.groupInstanceId,
     clientId: m.clientId,
@@ -85,7 +90,8 @@ export function describeSimGroup(sim: Simulation, groupId: string, isolationLeve
     }
     return r;
   };
-  for (const member of members) {
+  // A share partition has no one owner (many members consume it), and a real broker's rows are its share partitions.
+  for (const member of shared ? [] : members) {
     for (const tp of member.assignment) {
       row(tp.topic, tp.partition).ownerMemberId = member.memberId;
     }
@@ -124,6 +130,8 @@ export function describeSimGroup(sim: Simulation, groupId: string, isolationLeve
       ? { state: engineConsumerGroup.state, protocolType: 'consumer', groupType: 'consumer' as const, assignor: consumerGroup.assignorName, generation: consumerGroup.groupEpoch, consumerGroup }
       : streamsGroup && engineStreamsGroup
       ? { state: engineStreamsGroup.state, protocolType: 'streams', groupType: 'streams' as const, assignor: streamsGroup.assignorName ?? '', generation: streamsGroup.groupEpoch, streamsGroup }
+      : shared && engineShareGroup
+      ? { state: engineShareGroup.state, protocolType: 'share', groupType: 'share' as const, assignor: shared.assignorName, generation: shared.groupEpoch, shareGroup: shareGroupInfo(shared) }
       : {
         state: described.groupState,
         protocolType: described.protocolType,

@@ -8,7 +8,7 @@ import type { GroupState, TopicPartition } from '../../model/types';
 import type { KafkaErrorCode } from './errors';
 
 /** Group.GroupType */
-export type GroupType = 'classic' | 'consumer' | 'streams';
+export type GroupType = 'classic' | 'consumer' | 'share' | 'streams';
 
 /** ConsumerGroupHeartbeatRequest's sentinel epochs: a member leaving, a static member leaving for now. */
 export const LEAVE_GROUP_MEMBER_EPOCH = -1;

@@ -4,7 +4,7 @@
  * 4.4 writes it, v1 only for the expire timestamp of old OffsetCommit versions, which the simulator
  * does not keep), classic groups' GroupMetadataKey/Value (value v3, Kafka's GROUP_METADATA_VALUE_VERSION),
  * the KIP-848 consumer-group records (modern/consumer/records.ts builds them; v0) and the streams-group
- * records (streams/records.ts; v0). A null value is
+ * records (streams/records.ts; v0) and the share-group records (share/records.ts; v0). A null value is
  * a tombstone. Encoded as CoordinatorRecordSerde does: key `[int16 record type][key v0]`, value
  * `[int16 version][value]`.
  */
@@ -16,6 +16,7 @@ import { OffsetCommitKey, type OffsetCommitKeyData } from '../../../protocol/mes
 import { OffsetCommitValue, type OffsetCommitValueData } from '../../../protocol/messages/offsetCommitValue';
 import type { MessageCodec } from '../../../protocol/runtime';
 import { encodeConsumerGroupRecord, type ConsumerGroupRecord } from '../../../timeline/consumerGroupRecords';
+import { SHARE_GROUP_RECORDS, type ShareGroupRecord } from '../../../timeline/shareGroupRecords';
 import { STREAMS_GROUP_RECORDS, type StreamsGroupRecord } from '../../../timeline/streamsGroupRecords';
 import type { ClassicGroup } from './classic/classicGroup';
 import type { CommittedOffset } from './group';
@@ -31,6 +32,7 @@ export type CoordinatorRecord =
   | { type: 'OffsetCommit'; key: OffsetCommitKeyData; value: OffsetCommitValueData | null }
   | { type: 'GroupMetadata'; key: GroupMetadataKeyData; value: GroupMetadataValueData | null }
   | ConsumerGroupRecord
+  | ShareGroupRecord
   | StreamsGroupRecord;
 
 /** A record as it is stored and fetched: its key and value bytes (value null: tombstone). */
@@ -137,6 +139,9 @@ export function recordKeyId(record: CoordinatorRecord): string {
     case 'StreamsGroupMetadata':
     case 'StreamsGroupTargetAssignmentMetadata':
     case 'StreamsGroupTopology':
+    case 'ShareGroupMetadata':
+    case 'ShareGroupTargetAssignmentMetadata':
+    case 'ShareGroupStatePartitionMetadata':
       return `${record.type}\u0000${record.key.groupId}`;
     case 'ConsumerGroupRegularExpression':
       return `${record.type}\u0000${record.key.groupId}\u0000${record.key.regularExpression}`;
@@ -172,6 +177,13 @@ export function encodeCoordinatorRecord(record: CoordinatorRecord): EncodedRecor
     case 'StreamsGroupCurrentMemberAssignment':
     case 'StreamsGroupTopology':
       return STREAMS_GROUP_RECORDS.encode(record);
+    case 'ShareGroupMetadata':
+    case 'ShareGroupMemberMetadata':
+    case 'ShareGroupTargetAssignmentMetadata':
+    case 'ShareGroupTargetAssignmentMember':
+    case 'ShareGroupCurrentMemberAssignment':
+    case 'ShareGroupStatePartitionMetadata':
+      return SHARE_GROUP_RECORDS.encode(record);
     default:
       return encodeConsumerGroupRecord(record);
   }

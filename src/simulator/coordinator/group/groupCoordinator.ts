@@ -13,6 +13,10 @@ import type { DescribedGroup as StreamsDescribedGroup } from '../../../protocol/
 import type { StreamsGroupHeartbeatRequestData } from '../../../protocol/messages/streamsGroupHeartbeatRequest';
 import type { StreamsGroupHeartbeatResponseData } from '../../../protocol/messages/streamsGroupHeartbeatResponse';
 import type { StreamsGroup } from '../streams/streamsGroup';
+import type { DescribedGroup as ShareDescribedGroup } from '../../../protocol/messages/shareGroupDescribeResponse';
+import type { ShareGroupHeartbeatRequestData } from '../../../protocol/messages/shareGroupHeartbeatRequest';
+import type { ShareGroupHeartbeatResponseData } from '../../../protocol/messages/shareGroupHeartbeatResponse';
+import type { ShareGroup } from '../share/shareGroup';
 import type { StreamsHeartbeatResult } from '../streams/streamsGroupConfig';
 import type { ClassicGroup } from './classic/classicGroup';
 import { InMemoryTopicImage, type ConsumerGroup, type HeartbeatContext } from './modern/consumer';
@@ -166,6 +170,25 @@ export class GroupCoordinator {
   /** Read-only access for views: the live streams group, or undefined. */
   streamsGroup(groupId: string): StreamsGroup | undefined {
     return this.groups.streams.streamsGroup(groupId);
+  }
+
+  /** ShareGroupHeartbeat (KIP-932). */
+  shareGroupHeartbeat(context: HeartbeatContext, request: ShareGroupHeartbeatRequestData, respond: Respond<ShareGroupHeartbeatResponseData>): void {
+    this.deliver(respond, this.groups.share.heartbeat(context, request));
+  }
+
+  shareGroupDescribe(groupIds: readonly string[], respond: Respond<ShareDescribedGroup[]>): void {
+    this.deliver(respond, this.groups.share.describe(groupIds));
+  }
+
+  /** ShareGroupDescribe for one group, synchronously (views read it between events). */
+  shareGroupDescribeNow(groupId: string): ShareDescribedGroup {
+    return this.groups.share.describe([groupId])[0];
+  }
+
+  /** Read-only access for views: the live share group, or undefined. */
+  shareGroup(groupId: string): ShareGroup | undefined {
+    return this.groups.share.shareGroup(groupId);
   }
 
   // ---------------------------------------------------------------- offsets

@@ -46,6 +46,10 @@ import type { SeededRandom } from '../../common/random';
 import { StreamsGroupRequests } from '../streams/streamsGroupRequests';
 import { StreamsGroupEventRecorder } from '../streams/streamsGroupEvents';
 import type { StreamsGroupConfig } from '../streams/streamsGroupConfig';
+import { ShareGroupEventRecorder } from '../share/shareGroupEvents';
+import type { OperationCause } from '../../../timeline/consumerGroupEvents';
+import { ShareGroupRequests } from '../share/shareGroupRequests';
+import type { ShareGroupConfig } from '../share/shareGroupConfig';
 
 const HEARTBEAT_OK: HeartbeatResponse = Object.freeze({ errorCode: 'NONE' });
 
@@ -68,6 +72,8 @@ export interface ConsumerGroupSeams {
   records: (batch: readonly CoordinatorRecord[]) => void;
   /** The broker configs of streams groups (group.streams.*), Kafka 4.4's defaults otherwise. */
   streamsGroupConfig?: Partial<StreamsGroupConfig>;
+  /** The broker configs of share groups (group.share.*), Kafka 4.4's defaults otherwise. */
+  shareGroupConfig?: Partial<ShareGroupConfig>;
 }
 
 /** The classic records of an online migration, written in the batch of the consumer group's records, as Kafka writes them. */
@@ -96,6 +102,8 @@ export class GroupMetadataManager {
   private readonly migration: OnlineMigration;
   /** KIP-1071 streams groups: their heartbeat, describe and engine (../streams/). */
   readonly streams: StreamsGroupRequests;
+  /** KIP-932 share groups: their heartbeat, describe and engine (../share/). */
+  readonly share: ShareGroupRequests;
 
   constructor(
     private readonly clock: VirtualClock,
@@ -133,20 +141,24 @@ export class GroupMetadataManager {
       },
     }, new ClassicProtocolMembers(this.consumerGroups, consumerGroupOptions));
     this.join = new ClassicGroupJoin(random, config, events, this, this.rebalance);
-    const streamsEvents = new StreamsGroupEventRecorder((event) => events.append(event), () => clock.now);
-    this.streams = new StreamsGroupRequests({
-      get: (groupId) => this.groups.get(groupId),
-      set: (groupId, group) => this.groups.set(groupId, group),
-      deleteClassicGroup: (groupId, cause) => this.deleteGroup(groupId, cause),
-    }, {
+    // What the streams and share engines are given: the clock, the timer, the topics, and where their batches go.
+    const engineSeams = <R extends CoordinatorRecord>(recorder: { record(groupId: string, batch: readonly R[], cause: OperationCause): void }) => ({
       now: () => clock.now,
       timer: consumerGroupOptions.timer,
       metadataImage: seams.metadataImage,
-      records: (groupId, batch, cause) => {
+      records: (groupId: string, batch: readonly R[], cause: OperationCause) => {
         seams.records(batch);
-        streamsEvents.record(groupId, batch, cause);
+        recorder.record(groupId, batch, cause);
       },
+    });
+    const registry = { get: (groupId: string) => this.groups.get(groupId), set: (groupId: string, group: Group) => this.groups.set(groupId, group) };
+    this.streams = new StreamsGroupRequests({ ...registry, deleteClassicGroup: (groupId, cause) => this.deleteGroup(groupId, cause) }, {
+      ...engineSeams(new StreamsGroupEventRecorder((event) => events.append(event), () => clock.now)),
       config: seams.streamsGroupConfig,
+    });
+    this.share = new ShareGroupRequests(registry, {
+      ...engineSeams(new ShareGroupEventRecorder((event) => events.append(event), () => clock.now, seams.metadataImage)),
+      config: seams.shareGroupConfig,
     });
     this.sync = new ClassicGroupSync(clock, events, this, this.rebalance);
   }
@@ -341,14 +353,16 @@ export class GroupMetadataManager {
   /**
    * GroupMetadataManager.consumerGroupHeartbeat. A classic group's id is refused unless the group is empty
    * and this is a join: then the consumer group takes its place and its committed offsets
-   * (maybeDeleteEmptyClassicGroup). Never throws.
+   * (maybeDeleteEmptyClassicGroup); a share or streams group's id is refused. Never throws.
    */
   consumerGroupHeartbeat(context: HeartbeatContext, request: ConsumerGroupHeartbeatRequestData): ConsumerGroupHeartbeatResponseData {
     const existing = this.groups.get(request.groupId);
     const replaced = existing !== undefined && isClassicGroup(existing) ? existing : undefined;
     const joining = request.memberEpoch === 0;
     const upgrading = replaced !== undefined && joining && !replaced.isEmpty() && this.migration.canUpgrade(replaced);
-    if (replaced !== undefined && !(replaced.isEmpty() && joining) && !upgrading) {
+    // getOrMaybeCreateConsumerGroup: a share or streams group's id is never taken over.
+    const otherModernType = existing !== undefined && !isClassicGroup(existing) && !isConsumerGroup(existing);
+    if (otherModernType || (replaced !== undefined && !(replaced.isEmpty() && joining) && !upgrading)) {
       return refusedHeartbeat('GROUP_ID_NOT_FOUND', `Group ${request.groupId} is not a consumer group.`);
     }
     let upgrade;
@@ -398,6 +412,7 @@ export class GroupMetadataManager {
     const names = topicNames === undefined ? undefined : [...topicNames];
     this.consumerGroups.onTopicsChanged(names);
     this.streams.handler.onTopicsChanged(names);
+    this.share.handler.onTopicsChanged(names);
   }
 
   // ---------------------------------------------------------------- admin
@@ -435,6 +450,11 @@ export class GroupMetadataManager {
     }
     if (existing?.type === 'streams') {
       this.streams.handler.deleteGroup(groupId);
+      this.groups.delete(groupId);
+      return;
+    }
+    if (existing?.type === 'share') {
+      this.share.handler.deleteGroup(groupId);
       this.groups.delete(groupId);
       return;
     }

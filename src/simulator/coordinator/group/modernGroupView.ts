@@ -1,5 +1,5 @@
 /**
- * What a modern group (KIP-848 consumer, KIP-1071 streams) shows the coordinator's managers of its engine's
+ * What a modern group (KIP-848 consumer, KIP-932 share, KIP-1071 streams) shows the coordinator's managers of its engine's
  * group, read live by id: its state (Dead once the engine dropped it), its group epoch in the place of a
  * classic generation, and its members; the committed offsets are kept here, as for any group.
  */
@@ -11,7 +11,8 @@ import { GroupOffsets } from './groupOffsets';
 export interface EngineGroup {
   readonly state: GroupState;
   readonly groupEpoch: number;
-  readonly members: ReadonlyMap<string, { readonly memberId: string; readonly instanceId: string | null; readonly clientId: string }>;
+  /** A share member has no instance id. */
+  readonly members: ReadonlyMap<string, { readonly memberId: string; readonly instanceId?: string | null; readonly clientId: string }>;
 }
 
 export abstract class ModernGroupView<G extends EngineGroup> extends GroupOffsets {
@@ -35,7 +36,7 @@ export abstract class ModernGroupView<G extends EngineGroup> extends GroupOffset
   get members(): ReadonlyMap<string, GroupMemberIdentity> {
     const members = new Map<string, GroupMemberIdentity>();
     for (const member of this.current()?.members.values() ?? []) {
-      members.set(member.memberId, { memberId: member.memberId, groupInstanceId: member.instanceId, clientId: member.clientId });
+      members.set(member.memberId, { memberId: member.memberId, groupInstanceId: member.instanceId ?? null, clientId: member.clientId });
     }
     return members;
   }

@@ -84,3 +84,27 @@ describe('simulator groupDetailMapper: streams groups', () => {
     simulation.dispose();
   });
 });
+
+describe('simulator groupDetailMapper: share groups', () => {
+  it('shows a share group as a real broker\'s: type, epoch, members with their partitions, no owner per partition', () => {
+    const simulation = new Simulation({ seed: 3 });
+    simulation.createTopic('jobs', 2);
+    const context = { apiVersion: 1, clientId: 'consumer-workers-1', clientHost: '/127.0.0.1' };
+    let epoch = 0;
+    const heartbeat = (memberEpoch: number) => {
+      simulation.coordinator.shareGroupHeartbeat(context, { groupId: 'workers', memberId: 'w1', memberEpoch, rackId: null, subscribedTopicNames: memberEpoch === 0 ? ['jobs'] : null }, (r) => {
+        epoch = r.memberEpoch;
+      });
+      simulation.runUntil(simulation.now + 10);
+    };
+    heartbeat(0);
+    heartbeat(epoch);
+    const detail = describeSimGroup(simulation, 'workers');
+    assert.deepEqual([detail.groupType, detail.protocolType, detail.state, detail.assignor, detail.generation], ['share', 'share', 'Stable', 'simple', 2]);
+    assert.deepEqual(detail.members.map((m) => [m.memberId, m.memberEpoch, m.subscription, m.assignment.map((tp) => `${tp.topic}-${tp.partition}`)]), [['w1', 2, ['jobs'], ['jobs-0', 'jobs-1']]]);
+    assert.deepEqual([detail.shareGroup?.groupEpoch, detail.shareGroup?.assignmentEpoch, detail.shareGroup?.assignorName], [2, 2, 'simple']);
+    assert.deepEqual(detail.offsets, [], 'no share partitions are kept yet, and a share partition has no single owner');
+    assert.equal(listSimGroups(simulation).find((g) => g.groupId === 'workers')?.groupType, 'share');
+    simulation.dispose();
+  });
+});

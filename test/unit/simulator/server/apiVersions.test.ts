@@ -41,6 +41,8 @@ const SERVED: Record<string, [number, number]> = {
   OffsetDelete: [0, 0],
   ConsumerGroupHeartbeat: [0, 1],
   ConsumerGroupDescribe: [0, 1],
+  ShareGroupHeartbeat: [1, 1],
+  ShareGroupDescribe: [1, 1],
   StreamsGroupHeartbeat: [0, 1],
   StreamsGroupDescribe: [0, 1],
 };

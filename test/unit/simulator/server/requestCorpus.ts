@@ -29,6 +29,8 @@ import { ListTransactionsRequest } from '../../../../src/protocol/messages/listT
 import { WriteTxnMarkersRequest } from '../../../../src/protocol/messages/writeTxnMarkersRequest';
 import { ConsumerGroupDescribeRequest } from '../../../../src/protocol/messages/consumerGroupDescribeRequest';
 import { ConsumerGroupHeartbeatRequest } from '../../../../src/protocol/messages/consumerGroupHeartbeatRequest';
+import { ShareGroupDescribeRequest } from '../../../../src/protocol/messages/shareGroupDescribeRequest';
+import { ShareGroupHeartbeatRequest } from '../../../../src/protocol/messages/shareGroupHeartbeatRequest';
 import { StreamsGroupDescribeRequest } from '../../../../src/protocol/messages/streamsGroupDescribeRequest';
 import { StreamsGroupHeartbeatRequest } from '../../../../src/protocol/messages/streamsGroupHeartbeatRequest';
 import { DeleteTopicsRequest } from '../../../../src/protocol/messages/deleteTopicsRequest';
@@ -234,6 +236,13 @@ export function flexibleCorpus(group: string, ordersId = topicIdFor('sim-cluster
       subscribedTopicNames: null, subscribedTopicRegex: null, serverAssignor: 'uniform', topicPartitions: [{ topicId: ordersId, partitions: [0, 1] }],
     }),
     flexible(ConsumerGroupDescribeRequest, 1, { group: 'fuzz-kip848' }, { groupIds: ['fuzz-kip848', group, 'missing'], includeAuthorizedOperations: true }),
+    flexible(ShareGroupHeartbeatRequest, 1, { group: 'fuzz-share' }, {
+      groupId: 'fuzz-share', memberId: 'fuzz-share-member-0000', memberEpoch: 0, rackId: null, subscribedTopicNames: ['orders', 'missing'],
+    }),
+    flexible(ShareGroupHeartbeatRequest, 1, { group: 'fuzz-share' }, {
+      groupId: 'fuzz-share', memberId: 'fuzz-share-member-0000', memberEpoch: 1, rackId: 'rack-a', subscribedTopicNames: null,
+    }),
+    flexible(ShareGroupDescribeRequest, 1, { group: 'fuzz-share' }, { groupIds: ['fuzz-share', group, 'missing'], includeAuthorizedOperations: false }),
     flexible(StreamsGroupHeartbeatRequest, 1, { group: 'fuzz-streams' }, {
       groupId: 'fuzz-streams', memberId: 'fuzz-streams-member-00', memberEpoch: 0, endpointInformationEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 30000,
       topology: {

@@ -153,3 +153,21 @@ export async function codecExchange<Req, Res>(port: number, request: MessageCode
   }
   return decode(response, reader.rest(), version);
 }
+
+/** One server for the whole suite: started before its tests, stopped after them. Read `suite.env` inside a test. */
+export function serverForSuite(): { env: ServerUnderTest } {
+  const suite = {} as { env: ServerUnderTest };
+  before(async () => {
+    suite.env = await startServer();
+  });
+  after(async () => {
+    await suite.env?.stop();
+  });
+  return suite;
+}
+
+/** A group id the same broker coordinates as `groupId` but that nobody uses. */
+export function absentGroupOnSameCoordinator(env: ServerUnderTest, groupId: string): string {
+  const coordinator = env.sim.cluster.coordinatorFor(groupId).nodeId;
+  return Array.from({ length: 50 }, (_, i) => `absent-${i}`).find((id) => env.sim.cluster.coordinatorFor(id).nodeId === coordinator) ?? 'absent';
+}

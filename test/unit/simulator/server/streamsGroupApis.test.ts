@@ -5,7 +5,7 @@ import { StreamsGroupDescribeRequest } from '../../../../src/protocol/messages/s
 import { StreamsGroupDescribeResponse } from '../../../../src/protocol/messages/streamsGroupDescribeResponse';
 import { StreamsGroupHeartbeatRequest, type StreamsGroupHeartbeatRequestData } from '../../../../src/protocol/messages/streamsGroupHeartbeatRequest';
 import { StreamsGroupHeartbeatResponse, type StreamsGroupHeartbeatResponseData } from '../../../../src/protocol/messages/streamsGroupHeartbeatResponse';
-import { codecExchange, coordinatorPort, startServer, type ServerUnderTest } from './serverTestKit';
+import { absentGroupOnSameCoordinator, codecExchange, coordinatorPort, startServer, type ServerUnderTest } from './serverTestKit';
 
 const GROUP = 'wire-streams';
 const CHANGELOG = `${GROUP}-counts-changelog`;
@@ -57,8 +57,7 @@ describe('simulator Kafka server: KIP-1071 streams groups', function () {
     assert.deepEqual(response.activeTasks, [{ subtopologyId: '0', partitions: [0, 1, 2] }]);
 
     // A group id that does not exist, on the same coordinator (another one would answer NOT_COORDINATOR).
-    const coordinator = env.sim.cluster.coordinatorFor(GROUP).nodeId;
-    const absent = Array.from({ length: 50 }, (_, i) => `absent-${i}`).find((id) => env.sim.cluster.coordinatorFor(id).nodeId === coordinator) ?? 'absent';
+    const absent = absentGroupOnSameCoordinator(env, GROUP);
     const described = await codecExchange(port, StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, 1, { groupIds: [GROUP, absent], includeAuthorizedOperations: false });
     const [group, missing] = described.groups;
     assert.equal(group.errorCode, 0);

@@ -35,7 +35,7 @@ export interface TargetAssignmentResult {
 }
 
 /** Topic ids in the order Kafka's HashMap<Uuid, …> iterates them. */
-function inUuidHashOrder(topicIds: Iterable<string>): string[] {
+export function inUuidHashOrder(topicIds: Iterable<string>): string[] {
   const order = new JavaHashOrder<string>();
   for (const topicId of topicIds) {
     order.add(topicId, parseUuid(topicId).hash);
@@ -90,18 +90,29 @@ export function buildTargetAssignment(input: TargetAssignmentInput): TargetAssig
   const spec: GroupSpec = { members: specs, subscriptionType: input.subscriptionType };
   const computed = input.assignor(input.assignorName, spec, topics);
 
-  const records: ConsumerGroupRecord[] = [];
+  const result = targetAssignmentRecords(memberIds, computed, group.targetAssignment, (memberId, next) => newConsumerGroupTargetAssignmentRecord(group.groupId, memberId, next));
+  result.records.push(newConsumerGroupTargetAssignmentEpochRecord(group.groupId, input.groupEpoch, input.timestamp));
+  return result;
+}
+
+/**
+ * The end of TargetAssignmentBuilder.build for any modern group: each member's new target, and a record for each
+ * member whose target changed, in the order Kafka's member HashMap iterates (the caller appends the epoch record).
+ */
+export function targetAssignmentRecords<R>(
+  memberIds: readonly string[], computed: GroupAssignment, previous: ReadonlyMap<string, TopicPartitionSets>, newRecord: (memberId: string, partitions: TopicPartitionSets) => R,
+): { records: R[]; targetAssignment: Map<string, TopicPartitionSets> } {
+  const records: R[] = [];
   const targetAssignment = new Map<string, TopicPartitionSets>();
   for (const index of javaHashMapKeyOrder(memberIds)) {
     const memberId = memberIds[index];
     const next: TopicPartitionSets = new Map([...(computed.get(memberId) ?? [])].map(([topicId, partitions]) => [topicId, new Set(partitions)]));
     targetAssignment.set(memberId, next);
-    const old = group.targetAssignment.get(memberId);
+    const old = previous.get(memberId);
     if (old === undefined || !topicPartitionSetsEqual(old, next)) {
-      records.push(newConsumerGroupTargetAssignmentRecord(group.groupId, memberId, next));
+      records.push(newRecord(memberId, next));
     }
   }
-  records.push(newConsumerGroupTargetAssignmentEpochRecord(group.groupId, input.groupEpoch, input.timestamp));
   return { records, targetAssignment };
 }
 

@@ -14,7 +14,8 @@ export const AUTHORIZED_OPERATIONS_OMITTED = -2147483648;
 const CONSUMER_MEMBER_TYPE = 1;
 const CLASSIC_MEMBER_TYPE = 0;
 
-function describedAssignment(assignment: PartitionEpochs | TopicPartitionSets, image: TopicMetadataImage): Assignment {
+/** A member's partitions with their topics' names, as the describe responses of consumer and share groups give them. */
+export function describedAssignment(assignment: PartitionEpochs | TopicPartitionSets, image: TopicMetadataImage): Assignment {
   const topicPartitions = [];
   for (const [topicId, partitions] of assignment) {
     const topic = image.topicById(topicId);
@@ -24,6 +25,11 @@ function describedAssignment(assignment: PartitionEpochs | TopicPartitionSets, i
     }
   }
   return { topicPartitions };
+}
+
+/** What every modern group's DescribedGroup starts with: no error, the id, the state and both epochs. */
+export function describedModernGroupHeader(group: { groupId: string; state: string; groupEpoch: number; assignmentEpoch: number }) {
+  return { errorCode: 0, errorMessage: null, groupId: group.groupId, groupState: group.state, groupEpoch: group.groupEpoch, assignmentEpoch: group.assignmentEpoch };
 }
 
 export function describeConsumerGroup(group: ConsumerGroup, defaultAssignor: string, image: TopicMetadataImage): DescribedGroup {
@@ -41,12 +47,7 @@ export function describeConsumerGroup(group: ConsumerGroup, defaultAssignor: str
     memberType: member.classicMemberMetadata === null ? CONSUMER_MEMBER_TYPE : CLASSIC_MEMBER_TYPE,
   }));
   return {
-    errorCode: 0,
-    errorMessage: null,
-    groupId: group.groupId,
-    groupState: group.state,
-    groupEpoch: group.groupEpoch,
-    assignmentEpoch: group.assignmentEpoch,
+    ...describedModernGroupHeader(group),
     assignorName: computePreferredServerAssignor(group.members.values()) ?? defaultAssignor,
     members,
     authorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
