@@ -5,27 +5,12 @@
  * metadata (record 15) maps to nothing: it is delivery state, not membership.
  */
 import type { RebalanceEvent } from '../../../model/types';
-import { ConsumerGroupTimelines, type OperationCause } from '../../../timeline/consumerGroupEvents';
+import { MappedGroupEventRecorder } from '../../../timeline/mappedGroupEvents';
 import { asConsumerGroupRecord, type ShareGroupRecord } from '../../../timeline/shareGroupRecords';
 import type { TopicMetadataImage } from '../group/modern/consumer/types';
 
-export class ShareGroupEventRecorder {
-  private readonly timelines: ConsumerGroupTimelines;
-
-  constructor(private readonly sink: (event: RebalanceEvent) => void, private readonly now: () => number, metadataImage: TopicMetadataImage) {
-    this.timelines = new ConsumerGroupTimelines((topicId) => metadataImage.topicById(topicId)?.name);
-  }
-
-  record(groupId: string, records: readonly ShareGroupRecord[], cause: OperationCause): void {
-    const mapped = records.flatMap((record) => {
-      const consumerRecord = asConsumerGroupRecord(record);
-      return consumerRecord === null ? [] : [consumerRecord];
-    });
-    if (mapped.length === 0) {
-      return;
-    }
-    for (const event of this.timelines.applyBatch(groupId, mapped, this.now(), cause, 'share')) {
-      this.sink(event);
-    }
+export class ShareGroupEventRecorder extends MappedGroupEventRecorder<ShareGroupRecord> {
+  constructor(sink: (event: RebalanceEvent) => void, now: () => number, metadataImage: TopicMetadataImage) {
+    super('share', asConsumerGroupRecord, (topicId) => metadataImage.topicById(topicId)?.name, sink, now);
   }
 }

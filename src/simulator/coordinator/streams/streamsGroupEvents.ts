@@ -4,22 +4,12 @@
  * the real-cluster reader of __consumer_offsets uses too, so both sources draw the same timeline.
  */
 import type { RebalanceEvent } from '../../../model/types';
-import { ConsumerGroupTimelines, type OperationCause } from '../../../timeline/consumerGroupEvents';
+import { MappedGroupEventRecorder } from '../../../timeline/mappedGroupEvents';
 import { asConsumerGroupRecord, type StreamsGroupRecord } from '../../../timeline/streamsGroupRecords';
 
-export class StreamsGroupEventRecorder {
-  /** A streams group's "topics" are its subtopologies, named by the mapping itself: no id to resolve. */
-  private readonly timelines = new ConsumerGroupTimelines(() => undefined);
-
-  constructor(private readonly sink: (event: RebalanceEvent) => void, private readonly now: () => number) {}
-
-  record(groupId: string, records: readonly StreamsGroupRecord[], cause: OperationCause): void {
-    const mapped = records.flatMap((record) => {
-      const consumerRecord = asConsumerGroupRecord(record);
-      return consumerRecord === null ? [] : [consumerRecord];
-    });
-    for (const event of this.timelines.applyBatch(groupId, mapped, this.now(), cause, 'streams')) {
-      this.sink(event);
-    }
+export class StreamsGroupEventRecorder extends MappedGroupEventRecorder<StreamsGroupRecord> {
+  constructor(sink: (event: RebalanceEvent) => void, now: () => number) {
+    // A streams group's "topics" are its subtopologies, named by the mapping itself: no id to resolve.
+    super('streams', asConsumerGroupRecord, () => undefined, sink, now);
   }
 }
