@@ -59,8 +59,9 @@ export function streamsTaskResolver(cluster: Pick<SimCluster, 'topic'>, subtopol
       }
       resolvable.set(taskKey, list);
       if (role === 'active') {
-        for (const topic of topics.filter((name) => cluster.topic(name) !== undefined)) {
-          partitions.push(...list.filter((p) => p < (cluster.topic(topic)?.partitions.length ?? 0)).map((partition) => ({ topic, partition })));
+        for (const topic of topics) {
+          const count = cluster.topic(topic)?.partitions.length ?? 0;
+          partitions.push(...list.filter((p) => p < count).map((partition) => ({ topic, partition })));
         }
       }
     }
