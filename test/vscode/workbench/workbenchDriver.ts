@@ -379,7 +379,13 @@ export class WorkbenchDriver {
         failure = 'no tooltip opened within 3 s';
         continue;
       }
-      const text = (await hover.innerText()).trim();
+      // The tooltip can close between showing and being read (the row re-rendered): that is a failed attempt.
+      const read = await hover.innerText({ timeout: 1_000 }).then((t) => t.trim(), () => undefined);
+      if (read === undefined) {
+        failure = 'the tooltip closed before its text could be read';
+        continue;
+      }
+      const text = read;
       const until = Date.now() + stayMs;
       let open = true;
       while (open && Date.now() < until) {
