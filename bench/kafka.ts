@@ -14,7 +14,7 @@
 import type { BrokerHandle } from '../scripts/kafka/broker';
 import type { KafkaSource } from '../src/kafka/kafkaSource';
 import { errorMessage } from '../src/protocol/errors';
-import { checkFigures, coldLoad, enableShareGroups, java, modelLoad, printTable, row, seed, timedLoad, toolRows, TOOLS, TOPICS, treeOver, withBroker } from './kafkaBenchKit';
+import { checkFigures, coldLoad, enableShareGroups, firstShareGroup, java, modelLoad, printTable, row, seed, timedLoad, toolRows, TOOLS, TOPICS, treeOver, warmShareLag, withBroker } from './kafkaBenchKit';
 import { liveGroups } from './kafkaLive';
 import { plannedGroups, type SeededType } from './kafkaSeed';
 
@@ -55,6 +55,7 @@ async function mixedGroups(broker: BrokerHandle, source: KafkaSource): Promise<v
   const types: SeededType[] = ['classic', 'consumer', 'share'];
   const seeded = plannedGroups('mixed', MIXED_GROUPS, types, TOPICS);
   await seed(broker, source, seeded);
+  warmShareLag(broker, firstShareGroup(seeded));
 
   const data = treeOver(source);
   const cold = await timedLoad(data, source.id, true);

@@ -89,6 +89,25 @@ export function enableShareGroups(broker: BrokerHandle): void {
   }
 }
 
+/**
+ * A Kafka 4.2+ broker opens the inter-broker connection that computes share lag (NetworkPartitionMetadataClient)
+ * on the first DescribeShareGroupOffsets it serves, and that request's ListOffsets fails and is retried
+ * after about 2 s (KAFKA-19928), whoever sent it. A broker that has been up has paid it already; so each run
+ * pays it before its measurements, with one tool call, and neither the tree nor the tools that follow it do.
+ */
+export function warmShareLag(broker: BrokerHandle, groupId: string): void {
+  const tool = java(broker, TOOLS.shareGroups, ['--describe', '--group', groupId]);
+  row(`the broker's share-lag path warmed (kafka-share-groups.sh --describe --group ${groupId})`, `${tool.ms} ms`);
+}
+
+export function firstShareGroup(seeded: readonly SeededGroup[]): string {
+  const group = seeded.find((s) => s.type === 'share');
+  if (!group) {
+    throw new Error('the run seeded no share group');
+  }
+  return group.groupId;
+}
+
 export interface ModelRun {
   firstRowsMs: number;
   allLagMs: number;

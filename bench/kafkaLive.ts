@@ -11,7 +11,7 @@
 import type { BrokerHandle } from '../scripts/kafka/broker';
 import type { KafkaSource } from '../src/kafka/kafkaSource';
 import type { GroupSummary } from '../src/model/types';
-import { checkFigures, coldLoad, enableShareGroups, java, row, seed, timedLoad, toolRows, TOOLS, TOPICS } from './kafkaBenchKit';
+import { checkFigures, coldLoad, enableShareGroups, firstShareGroup, java, row, seed, timedLoad, toolRows, TOOLS, TOPICS, warmShareLag } from './kafkaBenchKit';
 import { PARTITIONS, plannedGroups, type SeededGroup, type SeededType } from './kafkaSeed';
 import { LiveMembers } from './liveMembers';
 
@@ -87,6 +87,9 @@ export async function liveGroups(broker: BrokerHandle, source: KafkaSource): Pro
     await members.untilReady(Math.max(180000, LIVE_GROUPS * 30));
     row(`members live (one JVM, ${CONNECTIONS} connections, a heartbeat every ${HEARTBEAT_MS} ms, session ${SESSION_MS} ms)`, `all after ${Date.now() - joinStarted} ms: ${await members.freshStatus()}`);
     membersByTools(broker, seeded, 'before');
+    if (LIVE_TYPES.includes('share')) {
+      warmShareLag(broker, firstShareGroup(seeded));
+    }
     await measure(broker, source, seeded);
     membersByTools(broker, seeded, 'after');
     row('members after the measurements', await members.freshStatus());

@@ -5,7 +5,7 @@
  */
 import { ProtocolError } from '../protocol/errors';
 import type { MessageCodec } from '../protocol/runtime';
-import { pickVersion, sendCall, UnsupportedApiVersionError, type KafkajsBroker } from './kafkajsBridge';
+import { pickVersion, sendCall, UnsupportedApiVersionError, type KafkajsBroker, type SendOptions } from './kafkajsBridge';
 import { apiCall } from './requests/apiCall';
 
 /** A request codec and its response codec. */
@@ -48,6 +48,6 @@ export function requireNegotiatedVersion(broker: KafkajsBroker, api: GeneratedAp
 }
 
 /** Sends one request at `version` over the broker's own connection and decodes the answer (framing: requests/apiCall.ts). */
-export function sendGenerated<Req, Res>(broker: KafkajsBroker, api: GeneratedApi<Req, Res>, version: number, data: Req): Promise<Res> {
-  return sendCall(broker, apiCall(api.request, api.response, version, data, (answer) => answer));
+export function sendGenerated<Req, Res>(broker: KafkajsBroker, api: GeneratedApi<Req, Res>, version: number, data: Req, options?: SendOptions): Promise<Res> {
+  return sendCall(broker, apiCall(api.request, api.response, version, data, (answer) => answer), options);
 }

@@ -31,13 +31,20 @@ export interface KafkajsBroker {
   connectionPool: {
     host: string;
     port: number;
-    send(protocol: { request: KafkajsProtocolRequest; response: KafkajsProtocolResponse<unknown> }): Promise<unknown>;
-    /** Connects the pool's connection for this kind of request (Fetch has its own) when it is not connected. */
-    getConnectionByRequest(protocol: { request: { apiKey: number } }): Promise<unknown>;
+    send(protocol: KafkajsProtocol): Promise<unknown>;
+    /** The pool's connection for this kind of request (Fetch has its own), connected first when it is not. */
+    getConnectionByRequest(protocol: { request: { apiKey: number } }): Promise<KafkajsConnection>;
   };
   /** Opens the connection, asks ApiVersions (filling `versions`) and logs in. */
   connect(): Promise<void>;
   disconnect(): Promise<void>;
+}
+
+type KafkajsProtocol = { request: KafkajsProtocolRequest; response: KafkajsProtocolResponse<unknown> };
+
+/** What we use of kafkajs's src/network/connection.js Connection. */
+interface KafkajsConnection {
+  send(protocol: KafkajsProtocol): Promise<unknown>;
 }
 
 interface KafkajsProtocolRequest {
@@ -110,14 +117,14 @@ export function requireVersion(broker: KafkajsBroker, apiKey: number, apiName: s
 }
 
 /** Connections being opened, per broker connection pool and kind (Fetch or the rest). */
-const connecting = new WeakMap<object, Map<string, Promise<unknown>>>();
+const connecting = new WeakMap<object, Map<string, Promise<KafkajsConnection>>>();
 
 /**
- * Opens the pool connection a request needs, once for concurrent callers: kafkajs's pool connects
+ * The pool connection a request goes on, opened once for concurrent callers: kafkajs's pool connects
  * a connection each time it finds it not connected yet, so two requests sent together on a fresh
  * broker open two sockets and the first is never closed (a leaked socket after disconnect).
  */
-async function connectionFor(broker: KafkajsBroker, apiKey: number): Promise<void> {
+async function connectionFor(broker: KafkajsBroker, apiKey: number): Promise<KafkajsConnection> {
   const pool = broker.connectionPool;
   const kind = apiKey === ApiKeys.Fetch ? 'fetch' : 'main';
   let byKind = connecting.get(pool);
@@ -131,7 +138,17 @@ async function connectionFor(broker: KafkajsBroker, apiKey: number): Promise<voi
     byKind.set(kind, opening);
     pending = opening;
   }
-  await pending;
+  return pending;
+}
+
+export interface SendOptions {
+  /**
+   * Send on the broker's second socket, the one kafkajs keeps for Fetch, instead of the socket for the
+   * request's API: for requests the broker is slow to answer one by one, which would otherwise hold up
+   * everything behind them on the main socket (the broker reads a connection's next request only after
+   * answering the last). It is the pool's own socket, logged in as kafkajs logs in its Fetch socket.
+   */
+  secondSocket?: boolean;
 }
 
 /**
@@ -148,7 +165,7 @@ export async function sendRequest<T>(broker: KafkajsBroker, spec: RequestSpec<T>
 }
 
 /** Sends a request already built for one version. */
-export async function sendCall<T>(broker: KafkajsBroker, call: ApiCall<T>): Promise<T> {
+export async function sendCall<T>(broker: KafkajsBroker, call: ApiCall<T>, { secondSocket = false }: SendOptions = {}): Promise<T> {
   if (!broker.versions) {
     await broker.connect();
   }
@@ -158,8 +175,8 @@ export async function sendCall<T>(broker: KafkajsBroker, call: ApiCall<T>): Prom
   }
   const body = Buffer.from(call.body.buffer, call.body.byteOffset, call.body.byteLength);
   try {
-    await connectionFor(broker, call.apiKey);
-    return (await broker.connectionPool.send({
+    const connection = await connectionFor(broker, secondSocket ? ApiKeys.Fetch : call.apiKey);
+    return (await connection.send({
       request: {
         apiKey: call.apiKey,
         apiVersion: call.apiVersion,

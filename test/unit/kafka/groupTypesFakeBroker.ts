@@ -22,6 +22,8 @@ export interface FakeRequest {
   apiVersion: number;
   /** The decoded request body (the generated request data). */
   body: unknown;
+  /** The pool socket it came on: kafkajs's main one, or its second (Fetch) one. */
+  socket: 'main' | 'fetch';
 }
 
 /** The handler's answer: the response data, or a thrown error (a failed request). */
@@ -47,7 +49,7 @@ export interface FakeBroker extends KafkajsBroker {
 /** A broker serving the given API version ranges (apiKey -> [min, max]) and answering with `handle`. */
 export function fakeBroker(versions: Record<number, [number, number]>, handle: FakeHandler): FakeBroker {
   const requests: FakeRequest[] = [];
-  const send = async (p: SentProtocol): Promise<unknown> => {
+  const send = async (p: SentProtocol, socket: FakeRequest['socket'] = p.request.apiKey === 1 ? 'fetch' : 'main'): Promise<unknown> => {
     const { apiKey, apiVersion } = p.request;
     const encoder = (await p.request.encode()) as { buffer: Buffer };
     const requestCodec = codecOf(apiKey, 'request');
@@ -62,7 +64,7 @@ export function fakeBroker(versions: Record<number, [number, number]>, handle: F
     if (reader.remaining !== 0) {
       throw new Error(`${reader.remaining} bytes after the ${requestCodec.name}`);
     }
-    const request = { apiKey, apiVersion, body };
+    const request = { apiKey, apiVersion, body, socket };
     requests.push(request);
     const answer = handle(request);
     const responseCodec = codecOf(apiKey, 'response');
@@ -73,13 +75,23 @@ export function fakeBroker(versions: Record<number, [number, number]>, handle: F
     responseCodec.write(writer, apiVersion, answer);
     return p.response.parse(await p.response.decode(Buffer.from(writer.finish())));
   };
+  // A connection sends through the pool's current send, so a test that wraps pool.send sees every request.
+  const pool = {
+    host: '127.0.0.1',
+    port: 9092,
+    send,
+    getConnectionByRequest: async ({ request }: { request: { apiKey: number } }) => {
+      const socket = request.apiKey === 1 ? 'fetch' : 'main';
+      return { send: (p: SentProtocol) => pool.send(p, socket) };
+    },
+  };
   return {
     nodeId: 1,
     versions: Object.fromEntries(Object.entries(versions).map(([key, [minVersion, maxVersion]]) => [key, { minVersion, maxVersion }])),
     requests,
     connect: async () => undefined,
     disconnect: async () => undefined,
-    connectionPool: { host: '127.0.0.1', port: 9092, send, getConnectionByRequest: async () => undefined },
+    connectionPool: pool,
   };
 }
 

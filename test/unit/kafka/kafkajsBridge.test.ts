@@ -19,7 +19,7 @@ function fakeBroker(
     versions,
     disconnects: 0,
     connect,
-    connectionPool: { host: 'h', port: 1, send: (p: SentProtocol) => answer(p), getConnectionByRequest: async () => undefined },
+    connectionPool: { host: 'h', port: 1, send: (p: SentProtocol) => answer(p), getConnectionByRequest: async () => ({ send: (p: SentProtocol) => answer(p) }) },
     disconnect: async () => {
       broker.disconnects++;
     },
@@ -99,12 +99,13 @@ describe('kafka/kafkajsBridge', () => {
     // kafkajs 2.2.4's ConnectionPool: Fetch has its own lazily connected connection; connect() does not check for one in progress.
     let connects = 0;
     const connected = new Set<number>();
-    const connection = async (index: number): Promise<void> => {
+    const connection = async (index: number): Promise<{ send(p: SentProtocol): Promise<unknown> }> => {
       if (!connected.has(index)) {
         connects++;
         await new Promise((resolve) => setTimeout(resolve, 10));
         connected.add(index);
       }
+      return { send: (p: SentProtocol) => pool.send(p) };
     };
     const pool = {
       host: 'h',

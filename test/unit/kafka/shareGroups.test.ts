@@ -111,6 +111,24 @@ describe('kafka/shareGroups: DescribeShareGroupOffsets request shapes', () => {
     assert.deepEqual(described.map((d) => [d.groupId, d.error, d.shareGroup?.partitions.length]), [['a', undefined, 1], ['b', undefined, 1], ['c', undefined, 1]]);
   });
 
+  it("sends a lag-computing broker's DescribeShareGroupOffsets on its second socket, everything else on the main one", async () => {
+    const ids = ['a', 'b'];
+    const broker = shareCoordinator(KAFKA_44_VERSIONS, ids);
+    const described = await load(broker, ids);
+    assert.deepEqual(
+      broker.requests.map((r) => [r.apiKey, r.socket]).sort(),
+      [[32, 'main'], [77, 'main'], [90, 'fetch'], [90, 'fetch']],
+    );
+    assert.deepEqual(described.map((d) => [d.error, d.shareGroup?.partitions.length]), [[undefined, 1], [undefined, 1]]);
+  });
+
+  it("keeps a Kafka 4.1 broker's batched offsets (v0, no lag) on the main socket", async () => {
+    const ids = ['a', 'b'];
+    const broker = shareCoordinator(KAFKA_41_VERSIONS, ids);
+    await load(broker, ids);
+    assert.deepEqual(broker.requests.filter((r) => r.apiKey === 90).map((r) => r.socket), ['main']);
+  });
+
   it('cuts the groups per request by the version the broker speaks', () => {
     assert.deepEqual(shareOffsetsRequestGroups(['a', 'b', 'c'], 1), [['a'], ['b'], ['c']]);
     assert.deepEqual(shareOffsetsRequestGroups(['a', 'b', 'c'], 0), [['a', 'b', 'c']]);
