@@ -15,8 +15,7 @@ import { computeMetadataHash } from '../group/modern/targetAssignmentBuilder';
 import { StreamsCurrentAssignmentBuilder } from './currentAssignmentBuilder';
 import { endpointToPartitions } from './endpointToPartitions';
 import {
-  throwIfInstanceIdIsFenced, throwIfInstanceIdIsUnreleased, throwIfRequestContainsInvalidTasks, throwIfStaticMemberIsUnknown,
-  throwIfStreamsGroupHeartbeatRequestIsInvalid, throwIfStreamsGroupMemberEpochIsInvalid,
+  throwIfInstanceIdIsFenced, throwIfRequestContainsInvalidTasks, throwIfStaticMemberIsUnknown, throwIfStreamsGroupHeartbeatRequestIsInvalid,
 } from './heartbeatValidation';
 import * as recordsOf from './records';
 import * as causes from './streamsOperationCauses';
@@ -26,9 +25,10 @@ import {
   type StreamsGroupConfig, type StreamsGroupHeartbeatHandlerOptions, type StreamsHeartbeatResult,
 } from './streamsGroupConfig';
 import {
-  hasAssignedTasksChanged, hasEpochRelevantMemberConfigChanged, hasUserEndpointChanged, isStreamsMemberReconciledTo, newStreamsGroupMember,
+  hasAssignedTasksChanged, hasUserEndpointChanged, isStreamsMemberReconciledTo,
   resetAssignedTasksEpochsToZero, streamsMemberEquals, StreamsMemberState, type StreamsGroupMember,
 } from './streamsGroupMember';
+import { dynamicStreamsMember, hasStreamsMemberMetadataChanged, staticStreamsMember, throwIfStreamsGroupIsFull, updatedTaskOffsets } from './streamsGroupMembership';
 import { StreamsTopology, topologyRecordOf } from './streamsTopology';
 import { buildStreamsTargetAssignment } from './targetAssignmentBuilder';
 import { EMPTY_TASKS, EMPTY_TASKS_WITH_EPOCHS, sameTasks, sortedTaskIds, activeTaskSet, tasksFromHeartbeat, type TasksTuple } from './tasksTuple';
@@ -139,12 +139,12 @@ export class StreamsGroupHeartbeatHandler {
     const group = isJoining ? this.groups.get(groupId) ?? new StreamsGroup(groupId) : this.streamsGroupOrThrow(groupId);
     const wasPersisted = this.groups.has(groupId);
     if (isJoining) {
-      this.throwIfStreamsGroupIsFull(group, instanceId, memberId);
+      throwIfStreamsGroupIsFull(group, instanceId, memberId, this.config.maxSize);
     }
     const cause = causes.heartbeatCause(group, request);
     const member = instanceId === null
-      ? this.dynamicMember(group, request, isJoining)
-      : this.staticMember(group, request, instanceId, isJoining, records);
+      ? dynamicStreamsMember(group, request, isJoining)
+      : staticStreamsMember(group, request, instanceId, isJoining, records);
 
     // 1. The member, updated with what the request sets.
     let updatedMember: StreamsGroupMember = {
@@ -159,7 +159,7 @@ export class StreamsGroupHeartbeatHandler {
       clientTags: request.clientTags === null ? member.clientTags : new Map(request.clientTags.map(({ key, value }) => [key, value])),
       userEndpoint: isJoining || request.userEndpoint !== null ? (request.userEndpoint === null ? null : { host: request.userEndpoint.host, port: request.userEndpoint.port }) : member.userEndpoint,
     };
-    let recompute = this.hasMemberMetadataChanged(group, instanceId, member, updatedMember, records);
+    let recompute = hasStreamsMemberMetadataChanged(group, instanceId, member, updatedMember, records);
 
     // 2. The topology: set by the first member, the same for every later one.
     const topology = this.maybeUpdateTopology(group, request, records);
@@ -262,58 +262,6 @@ export class StreamsGroupHeartbeatHandler {
     response.status = returnedStatus;
     this.commit(group, records, cause);
     return { response, internalTopicsToBeCreated };
-  }
-
-  private throwIfStreamsGroupIsFull(group: StreamsGroup, instanceId: string | null, memberId: string): void {
-    if (instanceId !== null && group.staticMembers.has(instanceId)) {
-      return;
-    }
-    if (group.members.size >= this.config.maxSize && (memberId === '' || !group.members.has(memberId))) {
-      throw new KafkaApiError('GROUP_MAX_SIZE_REACHED', `The streams group has reached its maximum capacity of ${this.config.maxSize} members.`);
-    }
-  }
-
-  /** getOrMaybeCreateDynamicStreamsGroupMember */
-  private dynamicMember(group: StreamsGroup, request: StreamsGroupHeartbeatRequestData, isJoining: boolean): StreamsGroupMember {
-    const existing = group.member(request.memberId);
-    if (existing === undefined && !isJoining) {
-      throw new KafkaApiError('UNKNOWN_MEMBER_ID', `Member ${request.memberId} is not a member of group ${group.groupId}.`);
-    }
-    const member = existing ?? newStreamsGroupMember(request.memberId);
-    throwIfStreamsGroupMemberEpochIsInvalid(member, request.memberEpoch, request);
-    return member;
-  }
-
-  /** getOrMaybeCreateStaticStreamsGroupMember: a rejoining static member replaces its predecessor, taking its target. */
-  private staticMember(group: StreamsGroup, request: StreamsGroupHeartbeatRequestData, instanceId: string, isJoining: boolean, records: recordsOf.StreamsGroupRecord[]): StreamsGroupMember {
-    const existing = group.staticMember(instanceId);
-    if (isJoining) {
-      if (existing === undefined) {
-        return group.member(request.memberId) ?? newStreamsGroupMember(request.memberId);
-      }
-      throwIfInstanceIdIsUnreleased(existing, request.memberId, instanceId);
-      const replacement: StreamsGroupMember = { ...existing, memberId: request.memberId, memberEpoch: 0, previousMemberEpoch: 0 };
-      records.push(
-        ...recordsOf.removeStreamsMemberRecords(group.groupId, existing.memberId),
-        recordsOf.newStreamsGroupMemberRecord(group.groupId, replacement),
-        recordsOf.newStreamsGroupTargetAssignmentRecord(group.groupId, replacement.memberId, group.targetAssignmentOf(existing.memberId)),
-        recordsOf.newStreamsGroupCurrentAssignmentRecord(group.groupId, replacement),
-      );
-      return replacement;
-    }
-    const member = throwIfStaticMemberIsUnknown(existing, instanceId);
-    throwIfInstanceIdIsFenced(member, request.memberId, instanceId);
-    throwIfStreamsGroupMemberEpochIsInvalid(member, request.memberEpoch, request);
-    return member;
-  }
-
-  /** hasStreamsMemberMetadataChanged: writes the member record; a static member's rejoin bumps only for what matters. */
-  private hasMemberMetadataChanged(group: StreamsGroup, instanceId: string | null, member: StreamsGroupMember, updated: StreamsGroupMember, records: recordsOf.StreamsGroupRecord[]): boolean {
-    if (streamsMemberEquals(member, updated)) {
-      return false;
-    }
-    records.push(recordsOf.newStreamsGroupMemberRecord(group.groupId, updated));
-    return instanceId === null || hasEpochRelevantMemberConfigChanged(member, updated);
   }
 
   /** maybeUpdateTopology: 4.4 accepts the group's topology again, or an older epoch, but no change to it. */
@@ -492,25 +440,4 @@ export class StreamsGroupHeartbeatHandler {
       this.groups.set(group.groupId, group);
     }
   }
-}
-
-function toNested(list: ReadonlyArray<{ subtopologyId: string; partition: number; offset: bigint }>): Map<string, Map<number, bigint>> {
-  const result = new Map<string, Map<number, bigint>>();
-  for (const { subtopologyId, partition, offset } of list) {
-    const byPartition = result.get(subtopologyId) ?? new Map<number, bigint>();
-    if (byPartition.has(partition)) {
-      throw new KafkaApiError('INVALID_REQUEST', `Task offsets contain a duplicate entry for subtopology ${subtopologyId} and partition ${partition}.`);
-    }
-    byPartition.set(partition, offset);
-    result.set(subtopologyId, byPartition);
-  }
-  return result;
-}
-
-/** MemberTaskOffsets.update: a list the request carries replaces the stored one. */
-function updatedTaskOffsets(current: ReturnType<StreamsGroup['memberTaskOffsets']>, request: StreamsGroupHeartbeatRequestData): ReturnType<StreamsGroup['memberTaskOffsets']> {
-  return {
-    taskOffsets: request.taskOffsets === null ? current.taskOffsets : toNested(request.taskOffsets),
-    taskEndOffsets: request.taskEndOffsets === null ? current.taskEndOffsets : toNested(request.taskEndOffsets),
-  };
 }
