@@ -2,7 +2,8 @@
  * The member side of Kafka 4.4's streams-group heartbeat (GroupMetadataManager's helpers for
  * StreamsGroupHeartbeat): finding or creating the dynamic or static member a heartbeat speaks for, the
  * group's size limit, whether the member's metadata changed, and the task offsets a member reports.
- * Pure functions over the group; StreamsGroupHeartbeatHandler writes the records they add.
+ * Functions over the group that change nothing in it: the static member's replacement and a changed member's
+ * metadata add their records to the caller's list, which StreamsGroupHeartbeatHandler then commits.
  */
 import type { StreamsGroupHeartbeatRequestData } from '../../../protocol/messages/streamsGroupHeartbeatRequest';
 import { KafkaApiError } from '../../common/errors';
