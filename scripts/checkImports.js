@@ -14,7 +14,7 @@ const path = require('path');
 const SIMULATOR_LAYERS = [
   ['common'],
   ['log'],
-  ['assignors'],
+  ['assignors', 'share'],
   ['coordinator', 'clients'],
   ['simulation.ts'],
   ['live.ts'],
