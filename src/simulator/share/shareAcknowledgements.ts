@@ -81,45 +81,47 @@ export function acknowledgeBatch(ctx: AcknowledgementContext, memberId: string, 
     }
   }
   return null;
+}
 
-  function acknowledgePerOffset(context: AcknowledgementContext, member: string, request: ShareAcknowledgementBatch, candidate: InFlightBatch, types: Map<number, number>): KafkaApiError | null {
-    if (candidate.offsetState === null) {
-      if (candidate.batchState !== 'ACQUIRED') {
-        return new KafkaApiError('INVALID_RECORD_STATE', 'The batch cannot be acknowledged. The subset batch is not in the acquired state.');
-      }
-      candidate.maybeInitializeOffsetStateUpdate();
-    }
-    for (const [offset, state] of candidate.offsetState ?? []) {
-      if (offset < request.firstOffset || offset < context.records.startOffset) {
-        continue;
-      }
-      if (offset > request.lastOffset) {
-        break;
-      }
-      if (state.state !== 'ACQUIRED') {
-        return new KafkaApiError('INVALID_RECORD_STATE', 'The offset cannot be acknowledged. The offset is not acquired.');
-      }
-      if (state.hasOngoingStateTransition()) {
-        return new KafkaApiError('INVALID_RECORD_STATE', INVALID_STATE);
-      }
-      if (state.memberId !== member) {
-        return new KafkaApiError('INVALID_RECORD_STATE', 'Member is not the owner of offset');
-      }
-      const ackType = types.size > 1 ? (types.get(offset) ?? AcknowledgeType.GAP) : request.acknowledgeTypes[0];
-      const failure = transition(context, member, state, offset, offset, ackType);
-      if (failure !== null) {
-        return failure;
-      }
-    }
-    return null;
-  }
-
-  function acknowledgeCompleteBatch(context: AcknowledgementContext, member: string, candidate: InFlightBatch, ackType: number): KafkaApiError | null {
+/** acknowledgePerOffsetBatchRecords: the request's offsets of a batch tracked per offset (split here if need be). */
+function acknowledgePerOffset(context: AcknowledgementContext, member: string, request: ShareAcknowledgementBatch, candidate: InFlightBatch, types: Map<number, number>): KafkaApiError | null {
+  if (candidate.offsetState === null) {
     if (candidate.batchState !== 'ACQUIRED') {
-      return new KafkaApiError('INVALID_RECORD_STATE', 'The batch cannot be acknowledged. The batch is not in the acquired state.');
+      return new KafkaApiError('INVALID_RECORD_STATE', 'The batch cannot be acknowledged. The subset batch is not in the acquired state.');
     }
-    return transition(context, member, candidate.inFlightState(), candidate.firstOffset, candidate.lastOffset, ackType);
+    candidate.maybeInitializeOffsetStateUpdate();
   }
+  for (const [offset, state] of candidate.offsetState ?? []) {
+    if (offset < request.firstOffset || offset < context.records.startOffset) {
+      continue;
+    }
+    if (offset > request.lastOffset) {
+      break;
+    }
+    if (state.state !== 'ACQUIRED') {
+      return new KafkaApiError('INVALID_RECORD_STATE', 'The offset cannot be acknowledged. The offset is not acquired.');
+    }
+    if (state.hasOngoingStateTransition()) {
+      return new KafkaApiError('INVALID_RECORD_STATE', INVALID_STATE);
+    }
+    if (state.memberId !== member) {
+      return new KafkaApiError('INVALID_RECORD_STATE', 'Member is not the owner of offset');
+    }
+    const ackType = types.size > 1 ? (types.get(offset) ?? AcknowledgeType.GAP) : request.acknowledgeTypes[0];
+    const failure = transition(context, member, state, offset, offset, ackType);
+    if (failure !== null) {
+      return failure;
+    }
+  }
+  return null;
+}
+
+/** acknowledgeCompleteBatch: one transition for a whole batch the request covers exactly. */
+function acknowledgeCompleteBatch(context: AcknowledgementContext, member: string, candidate: InFlightBatch, ackType: number): KafkaApiError | null {
+  if (candidate.batchState !== 'ACQUIRED') {
+    return new KafkaApiError('INVALID_RECORD_STATE', 'The batch cannot be acknowledged. The batch is not in the acquired state.');
+  }
+  return transition(context, member, candidate.inFlightState(), candidate.firstOffset, candidate.lastOffset, ackType);
 }
 
 /** One record's (or whole batch's) transition for an ack type. */

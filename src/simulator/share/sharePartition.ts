@@ -176,34 +176,34 @@ export class SharePartition {
   releaseAcquiredRecords(memberId: string): void {
     const pending: PendingStateUpdate[] = [];
     const records = this.records;
+    /** One acquired state of the member (or of nobody) back to AVAILABLE, or archived below the start offset. */
+    const release = (state: InFlightState, first: number, last: number, what: 'batch' | 'offset'): boolean => {
+      if ((state.memberId !== memberId && state.memberId !== EMPTY_MEMBER_ID) || state.state !== 'ACQUIRED') {
+        return true;
+      }
+      const updated = state.startStateTransition(last < records.startOffset ? 'ARCHIVED' : 'AVAILABLE', 'NO_OP', this.options.config.deliveryCountLimit(), EMPTY_MEMBER_ID, this.dlqEnabled());
+      if (updated === null) {
+        this.rollbackOrProcessStateUpdates(new KafkaApiError('INVALID_RECORD_STATE', `Unable to release acquired records for the ${what}`), pending);
+        return false;
+      }
+      this.addPending(pending, updated, first, last, 'DELIVERY_COUNT_EXCEEDED');
+      return true;
+    };
     for (const batch of records.cachedState.values()) {
       if (batch.offsetState === null && batch.batchState === 'ACQUIRED' && batch.batchMemberId === memberId && records.startOffsetWithinBatch(batch.firstOffset, batch.lastOffset)) {
         batch.maybeInitializeOffsetStateUpdate();
       }
       const offsets = batch.offsetState;
       if (offsets === null) {
-        if ((batch.batchMemberId !== memberId && batch.batchMemberId !== EMPTY_MEMBER_ID) || batch.batchState !== 'ACQUIRED') {
-          continue;
-        }
-        const target: RecordState = batch.lastOffset < records.startOffset ? 'ARCHIVED' : 'AVAILABLE';
-        const updated = batch.startBatchStateTransition(target, 'NO_OP', this.options.config.deliveryCountLimit(), EMPTY_MEMBER_ID, this.dlqEnabled());
-        if (updated === null) {
-          this.rollbackOrProcessStateUpdates(new KafkaApiError('INVALID_RECORD_STATE', 'Unable to release acquired records for the batch'), pending);
+        if (!release(batch.inFlightState(), batch.firstOffset, batch.lastOffset, 'batch')) {
           return;
         }
-        this.addPending(pending, updated, batch.firstOffset, batch.lastOffset, 'DELIVERY_COUNT_EXCEEDED');
         continue;
       }
       for (const [offset, state] of offsets) {
-        if ((state.memberId !== memberId && state.memberId !== EMPTY_MEMBER_ID) || state.state !== 'ACQUIRED') {
-          continue;
-        }
-        const updated = state.startStateTransition(offset < records.startOffset ? 'ARCHIVED' : 'AVAILABLE', 'NO_OP', this.options.config.deliveryCountLimit(), EMPTY_MEMBER_ID, this.dlqEnabled());
-        if (updated === null) {
-          this.rollbackOrProcessStateUpdates(new KafkaApiError('INVALID_RECORD_STATE', 'Unable to release acquired records for the offset'), pending);
+        if (!release(state, offset, offset, 'offset')) {
           return;
         }
-        this.addPending(pending, updated, offset, offset, 'DELIVERY_COUNT_EXCEEDED');
       }
     }
     this.rollbackOrProcessStateUpdates(null, pending);
