@@ -232,9 +232,9 @@ export class WorkbenchDriver {
       // person clicks into it, each time logged. A step that never shows still fails the wait.
       const input = widget.locator('.quick-input-box input');
       let focusAskedAt = Date.now();
-      await this.waitUntil(`step "${current}" to take focus`, timeoutMs, async () => {
+      await this.waitUntil(`step "${current}" to take focus with its default ready`, timeoutMs, async () => {
         if (await input.evaluate((element) => element === document.activeElement)) {
-          return true;
+          return this.quickInputStepReady(widget);
         }
         if (Date.now() - focusAskedAt > FOCUS_RETRY_MS && ((await title.textContent())?.trim() ?? '') === current && (await input.isVisible())) {
           focusAskedAt = Date.now();
@@ -245,7 +245,7 @@ export class WorkbenchDriver {
       });
       await this.page.keyboard.press('Enter');
       const pressedAt = Date.now();
-      let pressedAgain = false;
+      let enterRetries = 0;
       // Between two steps the widget closes for a moment: only a closed widget that stays closed ends the sequence.
       let hiddenSince: number | undefined;
       let closed = false;
@@ -263,10 +263,17 @@ export class WorkbenchDriver {
         if (((await title.textContent())?.trim() ?? '') !== current) {
           return true;
         }
-        if (!pressedAgain && Date.now() - pressedAt > ENTER_RETRY_MS) {
-          // The step is still showing, so the first Enter never reached it; a second one cannot skip a step.
-          pressedAgain = true;
-          await this.page.keyboard.press('Enter');
+        if (Date.now() - pressedAt > ENTER_RETRY_MS * (enterRetries + 1)) {
+          // The step is still showing, so Enter never reached it (seen in CI: twice in a row, on a loaded
+          // machine). Pressed again only once the step has focus and its default, so it lands on this step.
+          if ((await input.evaluate((element) => element === document.activeElement)) === false) {
+            await input.focus().catch(() => undefined);
+          }
+          if ((await this.quickInputStepReady(widget)) && ((await title.textContent())?.trim() ?? '') === current) {
+            enterRetries++;
+            console.log(`      WARNING: step "${current}" ignored Enter; pressing it again (${enterRetries})`);
+            await this.page.keyboard.press('Enter');
+          }
         }
         return false;
       });
@@ -274,6 +281,18 @@ export class WorkbenchDriver {
         return titles;
       }
     }
+  }
+
+  /**
+   * Whether Enter on the shown step can take its default: an input box always, a quick pick once its items
+   * have arrived (the extension host sends them after the title, and Enter on an empty list does nothing).
+   */
+  private async quickInputStepReady(widget: Locator): Promise<boolean> {
+    const list = widget.locator('.quick-input-list').filter({ visible: true });
+    if ((await list.count()) === 0) {
+      return true;
+    }
+    return (await list.locator('.monaco-list-row').filter({ visible: true }).count()) > 0;
   }
 
   /** Runs a command by its palette title (F1, type, Enter), as a person does. */
