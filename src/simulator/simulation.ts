@@ -23,6 +23,9 @@ import type { KafkaErrorCode } from './common/errors';
 import type { TransactionResult } from './log/transactionIndex';
 import { OFFSETS_TOPIC, offsetsPartitionFor } from '../protocol/offsetsPartition';
 import { OFFSETS_TOPIC_PARTITIONS } from './log/cluster';
+import { ShareStateStore } from './share/shareStateStore';
+import { SharePartitionManager } from './share/sharePartitionManager';
+import { clusterShareLogs } from './share/clusterShareLogs';
 
 export interface SimulationOptions {
   seed?: number;
@@ -52,6 +55,10 @@ export class Simulation implements SimulatorControl {
   readonly cluster: SimCluster;
   readonly events: EventLog;
   readonly coordinator: GroupCoordinator;
+  /** The share coordinator's state of every share partition (`__share_group_state`). */
+  readonly shareStates = new ShareStateStore();
+  /** The share partitions on their leaders, and the brokers' share sessions. */
+  readonly shares: SharePartitionManager;
   private readonly consumers = new Map<string, SimulatedConsumer>();
   private readonly producers = new Map<string, SimulatedProducer>();
   private readonly transactionalProducers = new Map<string, TransactionalProducer>();
@@ -75,6 +82,7 @@ export class Simulation implements SimulatorControl {
         metadataImage: new ClusterTopicImage(this.cluster),
         streamsGroupConfig: options.streamsGroup,
         shareGroupConfig: options.shareGroup,
+        sharePersister: { initializeState: (groupId, stateEpoch, partitions) => this.shareStates.initializeGroupPartitions(groupId, stateEpoch, partitions) },
         // One heartbeat's records are one batch in the group's __consumer_offsets partition.
         records: (batch) => {
           if (batch.length > 0) {
@@ -84,6 +92,11 @@ export class Simulation implements SimulatorControl {
       },
       records,
     );
+    this.shares = new SharePartitionManager({
+      clock: this.clock,
+      store: this.shareStates,
+      logs: clusterShareLogs(this.cluster, this.clock),
+    });
   }
 
   get now(): number {
@@ -265,7 +278,12 @@ export class Simulation implements SimulatorControl {
    * the groups that read it see the change (their consumers lose the partitions on their next assignment).
    */
   deleteTopic(name: string): void {
+    const topicId = this.cluster.topic(name)?.topicId;
     const topic = this.cluster.deleteTopic(name);
+    if (topicId !== undefined) {
+      this.shares.dropTopic(topicId);
+      this.shareStates.deleteTopic(topicId);
+    }
     for (const producer of this.producers.values()) {
       if (producer.topic === topic && producer.running) {
         producer.stop();

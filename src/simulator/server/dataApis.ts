@@ -11,16 +11,15 @@ import { ListOffsetsRequest, type ListOffsetsPartition, type ListOffsetsRequestD
 import { ListOffsetsResponse, type ListOffsetsPartitionResponse, type ListOffsetsResponseData } from '../../protocol/messages/listOffsetsResponse';
 import { ProduceRequest, type ProduceRequestData } from '../../protocol/messages/produceRequest';
 import { ProduceResponse, type PartitionProduceResponse, type ProduceResponseData } from '../../protocol/messages/produceResponse';
-import { encodeControlBatch, encodeRecordBatch, type NewRecord } from '../../protocol/recordBatch';
 import type { ScheduledTask } from '../common/clock';
 import type { SimTopic } from '../log/cluster';
 import { encodeStoredBatches } from '../log/coordinatorRecordLog';
 import type { PartitionLog } from '../log/partitionLog';
 import type { IsolationLevel } from '../log/transactionIndex';
 import { defineApi, type ApiDefinition, type RequestContext } from './context';
+import { readBatches } from './logBatches';
 import { readProducedBatches, RejectedBatches, type ProducedBatches } from './producedBatches';
 import { ZERO_UUID } from './topicIds';
-import { COORDINATOR_EPOCH } from '../clients/producer/internals/transactionalProducer';
 
 const NO_ERROR = 0;
 const UNKNOWN_TOPIC_OR_PARTITION = errorCodeOf('UNKNOWN_TOPIC_OR_PARTITION');
@@ -47,11 +46,6 @@ const RECORD_SIZE_ESTIMATE = 64;
 
 function isolationOf(level: number | undefined): IsolationLevel {
   return level === 1 ? 'read_committed' : 'read_uncommitted';
-}
-
-/** The deterministic value of a simulated record: where it sits. */
-export function simulatedValue(topic: string, partition: number, offset: number): Buffer {
-  return Buffer.from(`${topic}/${partition}@${offset}`, 'utf8');
 }
 
 /** The topic a request names, by id from the versions that use topic ids (else by name); an error code when unknown. */
@@ -203,48 +197,6 @@ function produce(request: ProduceRequestData, ctx: RequestContext): ProduceRespo
 }
 
 // ------------------------------------------------------------------ Fetch
-
-/**
- * What a reader at `isolation` gets from `from`, as a broker sends it: the records it sees in data
- * batches (aborted ones a read_committed reader skips are left out, which a batch allows as gaps)
- * and every transaction marker as its control batch, in offset order, so clients move past the
- * markers. At most `limit` records, markers included.
- */
-function readBatches(log: PartitionLog, topic: string, partition: number, from: number, isolation: IsolationLevel, limit: number, now: number): Buffer {
-  const end = isolation === 'read_committed' ? log.lastStableOffset : log.highWatermark;
-  const timestamp = BigInt(now);
-  const batches: Uint8Array[] = [];
-  let runBase = -1;
-  let runBaseTimestamp = timestamp;
-  let run: NewRecord[] = [];
-  const flush = (): void => {
-    if (run.length > 0) {
-      batches.push(encodeRecordBatch({ baseOffset: BigInt(runBase), baseTimestamp: runBaseTimestamp, records: run }));
-      run = [];
-    }
-  };
-  let taken = 0;
-  for (let offset = from; offset < end && taken < limit; offset++) {
-    const marker = log.controlMarkerAt(offset);
-    if (marker) {
-      flush();
-      batches.push(encodeControlBatch({ offset: BigInt(offset), producerId: BigInt(marker.producerId), producerEpoch: marker.producerEpoch, type: marker.result, coordinatorEpoch: COORDINATOR_EPOCH, timestamp }));
-      taken++;
-    } else if (log.visibleRecords(offset, offset + 1, isolation) === 1) {
-      // Each record carries the timestamp it was stored with (the producer's CreateTime), as a broker's do.
-      const stored = log.timestampAt(offset);
-      const recordTimestamp = stored === null ? timestamp : BigInt(stored);
-      if (run.length === 0) {
-        runBase = offset;
-        runBaseTimestamp = recordTimestamp;
-      }
-      run.push({ offsetDelta: offset - runBase, timestampDelta: recordTimestamp - runBaseTimestamp, value: simulatedValue(topic, partition, offset) });
-      taken++;
-    }
-  }
-  flush();
-  return Buffer.concat(batches);
-}
 
 interface FetchedPartition {
   partition: number;

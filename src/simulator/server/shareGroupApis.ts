@@ -1,8 +1,7 @@
 /**
  * KIP-932's share-group membership APIs at Kafka 4.4's versions: ShareGroupHeartbeat (76) and ShareGroupDescribe
  * (77), v1 only (4.4 removed the early-access v0), answered by the engine's share coordinator, so a
- * KafkaShareConsumer joins and gets its partitions as against a broker. ShareFetch and ShareAcknowledge come with
- * the share partitions.
+ * KafkaShareConsumer joins and gets its partitions as against a broker; its records come through shareFetchApis.ts.
  */
 import { errorCodeOf } from '../../protocol/errorCodes';
 import { ApiKeys } from '../../protocol/messages/apis';

@@ -12,6 +12,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -20,13 +22,15 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * A KafkaShareConsumer (KIP-932) for the real-broker tests. It first sets the share group's
  * share.auto.offset.reset (a group config) when asked, then subscribes, polls (acknowledging
  * implicitly), prints "POLLED <n>" after each poll that returned records and "SUBSCRIBED" once,
- * and leaves when stdin closes.
- * Arguments: bootstrap groupId topics(comma-separated) autoOffsetReset(earliest|latest|-)
+ * and leaves when stdin closes. With a fifth argument "records" it also prints each record it is given, as
+ * "RECORD <topic> <partition> <offset> <deliveryCount>".
+ * Arguments: bootstrap groupId topics(comma-separated) autoOffsetReset(earliest|latest|-) [records]
  */
 public class ShareMember {
     public static void main(String[] args) throws Exception {
         String bootstrap = args[0];
         String groupId = args[1];
+        boolean printRecords = args.length > 4 && args[4].equals("records");
         if (!args[3].equals("-")) {
             Properties adminProps = new Properties();
             adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -59,7 +63,13 @@ public class ShareMember {
             System.out.println("SUBSCRIBED");
             System.out.flush();
             while (running.get()) {
-                int count = consumer.poll(Duration.ofMillis(200)).count();
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(200));
+                int count = records.count();
+                if (printRecords) {
+                    for (ConsumerRecord<byte[], byte[]> record : records) {
+                        System.out.println("RECORD " + record.topic() + " " + record.partition() + " " + record.offset() + " " + record.deliveryCount().orElse((short) -1));
+                    }
+                }
                 if (count > 0) {
                     consumer.commitSync();
                     System.out.println("POLLED " + count);

@@ -49,7 +49,7 @@ import type { StreamsGroupConfig } from '../streams/streamsGroupConfig';
 import { ShareGroupEventRecorder } from '../share/shareGroupEvents';
 import type { OperationCause } from '../../../timeline/consumerGroupEvents';
 import { ShareGroupRequests } from '../share/shareGroupRequests';
-import type { ShareGroupConfig } from '../share/shareGroupConfig';
+import type { ShareGroupConfig, ShareStatePersister } from '../share/shareGroupConfig';
 
 const HEARTBEAT_OK: HeartbeatResponse = Object.freeze({ errorCode: 'NONE' });
 
@@ -74,6 +74,8 @@ export interface ConsumerGroupSeams {
   streamsGroupConfig?: Partial<StreamsGroupConfig>;
   /** The broker configs of share groups (group.share.*), Kafka 4.4's defaults otherwise. */
   shareGroupConfig?: Partial<ShareGroupConfig>;
+  /** Where share groups' partition state is created (the share coordinator). */
+  sharePersister?: ShareStatePersister;
 }
 
 /** The classic records of an online migration, written in the batch of the consumer group's records, as Kafka writes them. */
@@ -159,6 +161,7 @@ export class GroupMetadataManager {
     this.share = new ShareGroupRequests(registry, {
       ...engineSeams(new ShareGroupEventRecorder((event) => events.append(event), () => clock.now, seams.metadataImage)),
       config: seams.shareGroupConfig,
+      persister: seams.sharePersister,
     });
     this.sync = new ClassicGroupSync(clock, events, this, this.rebalance);
   }

@@ -3,7 +3,7 @@
  * the share engine is given by its caller.
  */
 import type { OperationCause } from '../../../timeline/consumerGroupEvents';
-import type { CoordinatorTimer, TopicMetadataImage } from '../group/modern/consumer/types';
+import type { CoordinatorTimer, TopicMetadataImage, TopicPartitionSets } from '../group/modern/consumer/types';
 import type { ShareGroupRecord } from './records';
 
 export interface ShareGroupConfig {
@@ -35,6 +35,17 @@ export interface ShareGroupHeartbeatHandlerOptions {
   /** Where the engine's records go (the group's `__consumer_offsets` partition), in Kafka's order. */
   records: (groupId: string, records: readonly ShareGroupRecord[], cause: OperationCause) => void;
   config?: Partial<ShareGroupConfig>;
+  /** The share coordinator, where the state of newly assigned partitions is created; none: it always succeeds. */
+  persister?: ShareStatePersister;
+}
+
+/**
+ * Persister.initializeState as GroupCoordinatorService.persisterInitialize calls it: each partition's state at
+ * the group epoch, with start offset -1 (the share partition then starts at share.auto.offset.reset). A throw
+ * leaves the partitions initializing, asked for again after group.share.initialize.retry.interval.ms.
+ */
+export interface ShareStatePersister {
+  initializeState(groupId: string, stateEpoch: number, topicPartitions: TopicPartitionSets): void;
 }
 
 /** GroupMetadataManager.groupSessionTimeoutKey */

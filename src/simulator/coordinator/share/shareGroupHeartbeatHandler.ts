@@ -103,10 +103,18 @@ export class ShareGroupHeartbeatHandler {
     }
   }
 
-  /**
-   * initializeShareGroupState: the share coordinator created these partitions' state. The simulator has no
-   * share coordinator yet, so the persister's answer is a success on the next tick (see persisterInitialize).
-   */
+  /** GroupCoordinatorService.persisterInitialize: the share coordinator creates the state, then it is recorded as initialized. */
+  private persisterInitialize(groupId: string, groupEpoch: number, topicPartitions: TopicPartitionSets): void {
+    try {
+      this.options.persister?.initializeState(groupId, groupEpoch, topicPartitions);
+    } catch {
+      // Kafka logs the failure; the partitions stay initializing and a heartbeat asks again after the retry interval.
+      return;
+    }
+    this.initializeShareGroupState(groupId, topicPartitions);
+  }
+
+  /** initializeShareGroupState: the share coordinator created these partitions' state. */
   initializeShareGroupState(groupId: string, topicPartitions: TopicPartitionSets): void {
     const group = this.groups.get(groupId);
     if (group !== undefined) {
@@ -190,7 +198,7 @@ export class ShareGroupHeartbeatHandler {
     this.commit(group, records, createIfNotExists ? causes.joinCause(memberId) : causes.heartbeatCause(memberId));
     if (initialize !== undefined) {
       // GroupCoordinatorService.persisterInitialize runs after the heartbeat's write, on a timer task of delay 0.
-      this.options.timer.schedule(sharePersisterInitializeKey(groupId, groupEpoch), 0, () => this.initializeShareGroupState(groupId, initialize));
+      this.options.timer.schedule(sharePersisterInitializeKey(groupId, groupEpoch), 0, () => this.persisterInitialize(groupId, groupEpoch, initialize));
     }
     return response;
   }

@@ -43,6 +43,8 @@ const SERVED: Record<string, [number, number]> = {
   ConsumerGroupDescribe: [0, 1],
   ShareGroupHeartbeat: [1, 1],
   ShareGroupDescribe: [1, 1],
+  ShareFetch: [1, 2],
+  ShareAcknowledge: [1, 2],
   StreamsGroupHeartbeat: [0, 1],
   StreamsGroupDescribe: [0, 1],
 };

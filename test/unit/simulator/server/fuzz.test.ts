@@ -13,6 +13,7 @@ import { SeededRandom } from '../../../../src/simulator/common/random';
 import { mutatedFrame, type MutationKind } from './mutator';
 import { attackCorpus, requestCorpus, type CorpusRequest } from './requestCorpus';
 import { coordinatorPort, leaderPort, startServer, waitFor, type ServerUnderTest } from './serverTestKit';
+import { LiveShareConsumer } from './shareWireConsumer';
 
 const FRAMES = Number(process.env.KGL_FUZZ_FRAMES ?? 20_000);
 const SEED = Number(process.env.KGL_FUZZ_SEED ?? 2024);
@@ -101,9 +102,13 @@ describe('simulator Kafka server under malformed input', function () {
   let env: ServerUnderTest;
   let consumer: Consumer;
   let consumed = 0;
+  let shareConsumer: LiveShareConsumer;
 
   before(async () => {
     env = await startServer({ initialRebalanceDelayMs: 20 });
+    env.sim.shares.setSettings('steady-share', { autoOffsetReset: 'earliest' });
+    shareConsumer = new LiveShareConsumer(env, 'steady-share', 'steadyShareMember00000', 'orders');
+    await shareConsumer.start();
     consumer = env.kafka.consumer({ groupId: 'steady', sessionTimeout: 10000, heartbeatInterval: 300, maxWaitTimeInMs: 100 });
     await consumer.connect();
     await consumer.subscribe({ topic: 'orders', fromBeginning: true });
@@ -115,12 +120,13 @@ describe('simulator Kafka server under malformed input', function () {
   });
 
   after(async () => {
+    await shareConsumer?.stop();
     await consumer?.disconnect();
     await env?.stop();
   });
 
   it(`survives ${FRAMES} mutated frames of every API (seed ${SEED}) while a well-behaved consumer keeps consuming`, async () => {
-    await waitFor('the steady consumer to read the initial records', () => consumed >= 12);
+    await waitFor('the steady consumers to read the initial records', () => consumed >= 12 && shareConsumer.acquired >= 12);
     const random = new SeededRandom(SEED);
     const corpora = Array.from({ length: GROUPS }, (_, g) => [...requestCorpus(`fuzzed-${g}`), ...attackCorpus(`fuzzed-${g}`)]);
     const byKind = new Map<MutationKind, number>();
@@ -160,7 +166,8 @@ describe('simulator Kafka server under malformed input', function () {
     // Nothing is left behind by the dropped connections: parked fetches, partial frames.
     await waitFor('the dropped connections to be closed', () => env.server.bufferedRequestBytes === 0 && env.server.connectionCount <= 6);
     const waiters = env.sim.cluster.userTopics().reduce((n, t) => n + t.partitions.reduce((m, log) => m + log.waiterCount, 0), 0);
-    assert.ok(waiters <= 3, `${waiters} data waiters left (the steady consumer's fetches at most)`);
+    assert.ok(waiters <= 6, `${waiters} data waiters left (the steady consumers' fetches at most)`);
+    assert.ok(env.sim.shares.waiterCount <= 2, `${env.sim.shares.waiterCount} share fetches parked (the steady share consumer's at most)`);
     assert.ok(env.logLines.some((line) => line.includes('closing connection')), 'bad requests are reported in the log');
 
     const producer = env.kafka.producer();
@@ -177,5 +184,12 @@ describe('simulator Kafka server under malformed input', function () {
     const group = env.sim.coordinator.describeGroupNow('steady');
     assert.equal(group.groupState, 'Stable');
     assert.equal(group.members.length, 1);
+    // The share consumer was served throughout: every record of the topic delivered to it and accepted.
+    const topicId = env.sim.cluster.requireTopic('orders').topicId;
+    await waitFor('the steady share consumer to accept every record', () => logs.every((log, p) => env.sim.shares.deliveryState('steady-share', topicId, p)?.startOffset === log.highWatermark)).catch((error: Error) => {
+      const states = logs.map((log, p) => `${p}: hw ${log.highWatermark}, ${JSON.stringify(env.sim.shares.deliveryState('steady-share', topicId, p))}`);
+      throw new Error(`${error.message}; ${states.join('; ')}; failures ${JSON.stringify(shareConsumer.failures)}`);
+    });
+    assert.deepEqual(shareConsumer.failures, []);
   });
 });

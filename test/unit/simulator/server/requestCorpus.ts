@@ -29,6 +29,8 @@ import { ListTransactionsRequest } from '../../../../src/protocol/messages/listT
 import { WriteTxnMarkersRequest } from '../../../../src/protocol/messages/writeTxnMarkersRequest';
 import { ConsumerGroupDescribeRequest } from '../../../../src/protocol/messages/consumerGroupDescribeRequest';
 import { ConsumerGroupHeartbeatRequest } from '../../../../src/protocol/messages/consumerGroupHeartbeatRequest';
+import { ShareAcknowledgeRequest } from '../../../../src/protocol/messages/shareAcknowledgeRequest';
+import { ShareFetchRequest } from '../../../../src/protocol/messages/shareFetchRequest';
 import { ShareGroupDescribeRequest } from '../../../../src/protocol/messages/shareGroupDescribeRequest';
 import { ShareGroupHeartbeatRequest } from '../../../../src/protocol/messages/shareGroupHeartbeatRequest';
 import { StreamsGroupDescribeRequest } from '../../../../src/protocol/messages/streamsGroupDescribeRequest';
@@ -243,6 +245,21 @@ export function flexibleCorpus(group: string, ordersId = topicIdFor('sim-cluster
       groupId: 'fuzz-share', memberId: 'fuzz-share-member-0000', memberEpoch: 1, rackId: 'rack-a', subscribedTopicNames: null,
     }),
     flexible(ShareGroupDescribeRequest, 1, { group: 'fuzz-share' }, { groupIds: ['fuzz-share', group, 'missing'], includeAuthorizedOperations: false }),
+    // A session opened (epoch 0), then one fetch of it with acknowledgements of every type, and a close; each goes to partition 0's leader.
+    flexible(ShareFetchRequest, 2, { topic: 'orders', partition: 0 }, {
+      groupId: 'fuzz-share', memberId: 'fuzz-share-member-0000', shareSessionEpoch: 0, maxWaitMs: 20, minBytes: 1, maxBytes: 1 << 20, maxRecords: 50, batchSize: 10,
+      shareAcquireMode: 0, isRenewAck: false, topics: [{ topicId: ordersId, partitions: [{ partitionIndex: 0, acknowledgementBatches: [] }, { partitionIndex: 7, acknowledgementBatches: [] }] }], forgottenTopicsData: [],
+    }),
+    flexible(ShareFetchRequest, 2, { topic: 'orders', partition: 0 }, {
+      groupId: 'fuzz-share', memberId: 'fuzz-share-member-0000', shareSessionEpoch: 1, maxWaitMs: 20, minBytes: 1, maxBytes: 1 << 20, maxRecords: 5, batchSize: 5,
+      shareAcquireMode: 1, isRenewAck: false,
+      topics: [{ topicId: ordersId, partitions: [{ partitionIndex: 0, acknowledgementBatches: [{ firstOffset: 0n, lastOffset: 3n, acknowledgeTypes: [0, 1, 2, 3] }, { firstOffset: 4n, lastOffset: 9n, acknowledgeTypes: [1] }] }] }],
+      forgottenTopicsData: [{ topicId: ordersId, partitions: [7] }],
+    }),
+    flexible(ShareAcknowledgeRequest, 2, { topic: 'orders', partition: 0 }, {
+      groupId: 'fuzz-share', memberId: 'fuzz-share-member-0000', shareSessionEpoch: -1, isRenewAck: true,
+      topics: [{ topicId: ordersId, partitions: [{ partitionIndex: 0, acknowledgementBatches: [{ firstOffset: 0n, lastOffset: 1n, acknowledgeTypes: [4] }] }] }],
+    }),
     flexible(StreamsGroupHeartbeatRequest, 1, { group: 'fuzz-streams' }, {
       groupId: 'fuzz-streams', memberId: 'fuzz-streams-member-00', memberEpoch: 0, endpointInformationEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 30000,
       topology: {

@@ -1,0 +1,76 @@
+/**
+ * Real KafkaShareConsumers (kafka-clients of this run's Kafka version, test/kafka/java/ShareMember.java) on the
+ * simulator's server: two members of one share group on a topic whose partitions are led by both brokers get
+ * every record exactly once, each on its first delivery, and their implicit acknowledgements move every share
+ * partition's start offset to the end of its log; when both leave, their share sessions are gone.
+ */
+import { strict as assert } from 'node:assert';
+import { SimKafkaServer } from '../../src/simulator/server/kafkaServer';
+import { Simulation } from '../../src/simulator/simulation';
+import { JavaClient } from './groupTypesSupport';
+import { brokerEnv, waitFor } from './support';
+
+const GROUP = 'sim-share-queue';
+const TOPIC = 'sim-share-in';
+const PARTITIONS = 3;
+const PER_PARTITION = 20;
+
+interface Delivery {
+  client: string;
+  partition: number;
+  offset: number;
+  deliveryCount: number;
+}
+
+function deliveries(client: string, output: string): Delivery[] {
+  return [...output.matchAll(new RegExp(`^RECORD ${TOPIC} (\\d+) (\\d+) (-?\\d+)$`, 'gm'))].map((m) => ({ client, partition: Number(m[1]), offset: Number(m[2]), deliveryCount: Number(m[3]) }));
+}
+
+describe('real KafkaShareConsumers on the simulator\'s server', function (this: Mocha.Suite) {
+  this.timeout(180000);
+  const brokers = brokerEnv();
+  let sim: Simulation;
+  let server: SimKafkaServer;
+  const clients: JavaClient[] = [];
+
+  before(async () => {
+    sim = new Simulation({ seed: 5, startTime: Date.now(), cluster: { brokers: 2 } });
+    const topic = sim.cluster.createTopic(TOPIC, PARTITIONS);
+    topic.partitions.forEach((log) => log.append(PER_PARTITION, sim.now));
+    // share.auto.offset.reset is a group config; the records were written before anyone joined.
+    sim.shares.setSettings(GROUP, { autoOffsetReset: 'earliest' });
+    server = new SimKafkaServer(sim, { log: () => undefined });
+    await server.start();
+  });
+
+  after(async () => {
+    await Promise.all(clients.map((client) => client.stop()));
+    await server?.close();
+    sim?.dispose();
+  });
+
+  it('delivers every record once to one of two members, and their acknowledgements move each start offset to the log end', async () => {
+    const env = { ...brokers, bootstrap: server.bootstrapServers.join(',') };
+    const topic = sim.cluster.requireTopic(TOPIC);
+    assert.equal(new Set(topic.leaders).size, 2, 'the partitions are led by both brokers');
+    // '-': share.auto.offset.reset is set on the simulation above (the server does not serve GROUP configs yet).
+    clients.push(...['share-a', 'share-b'].map(() => new JavaClient(env, 'ShareMember', [env.bootstrap, GROUP, TOPIC, '-', 'records'])));
+    const seen = (): Delivery[] => clients.flatMap((client, i) => deliveries(`share-${'ab'[i]}`, client.log));
+    try {
+      await waitFor('every record delivered', async () => (new Set(seen().map((d) => `${d.partition}@${d.offset}`)).size === PARTITIONS * PER_PARTITION ? true : undefined), 120000);
+      await waitFor('every share partition acknowledged to its end', async () =>
+        topic.partitions.every((log, p) => sim.shares.deliveryState(GROUP, topic.topicId, p)?.startOffset === log.highWatermark) ? true : undefined, 60000);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}; client output:\n${clients.map((c) => c.log.slice(-3000)).join('\n----\n')}`);
+    }
+    const all = seen();
+    assert.equal(all.length, PARTITIONS * PER_PARTITION, 'no record delivered twice');
+    assert.deepEqual([...new Set(all.map((d) => d.deliveryCount))], [1]);
+    const described = sim.coordinator.shareGroup(GROUP);
+    assert.equal(described?.members.size, 2);
+
+    await Promise.all(clients.splice(0).map((client) => client.stop()));
+    await waitFor('both members gone and their share sessions closed', async () =>
+      sim.coordinator.shareGroup(GROUP)?.members.size === 0 && sim.shares.sessionCount === 0 ? true : undefined, 60000);
+  });
+});
