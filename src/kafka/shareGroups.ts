@@ -5,9 +5,9 @@
  * group's coordinator. What `kafka-share-groups.sh --describe` prints comes from the same answers:
  * START-OFFSET and LAG as the broker gives them ("-" where a partition has no state yet).
  */
-import type { PartitionOffsets, ShareGroupConfigs, SharePartitionInfo } from '../model/types';
+import type { PartitionOffsets, SharePartitionInfo } from '../model/types';
 import { compareTopicPartitions } from '../model/types';
-import { emptyShareGroupConfigs, shareGroupInfo, shareGroupTreeMembers } from '../model/shareGroupInfo';
+import { emptyShareGroupConfigs, shareConfigs, shareGroupInfo, shareGroupTreeMembers } from '../model/shareGroupInfo';
 import { errorMessage } from '../protocol/errors';
 import { DescribeConfigsRequest } from '../protocol/messages/describeConfigsRequest';
 import { DescribeConfigsResponse } from '../protocol/messages/describeConfigsResponse';
@@ -62,20 +62,7 @@ export function typedShareGroup(group: DescribedGroup): TypedGroupDescription {
   };
 }
 
-/** The named share configs out of a group's config entries (names to values). */
-export function shareConfigs(all: Record<string, string | null>): ShareGroupConfigs {
-  const numberOf = (name: string): number | null => {
-    const text = all[name];
-    return text === undefined || text === null || text.trim() === '' || !Number.isFinite(Number(text)) ? null : Number(text);
-  };
-  return {
-    autoOffsetReset: all['share.auto.offset.reset'] ?? null,
-    recordLockDurationMs: numberOf('share.record.lock.duration.ms'),
-    deliveryCountLimit: numberOf('share.delivery.count.limit'),
-    deadLetterTopic: all['errors.deadletterqueue.topic.name'] || null,
-    all,
-  };
-}
+export { shareConfigs };
 
 /** Share-partition rows of one group's DescribeShareGroupOffsets answer; a partition with no state has no start offset. */
 export function sharePartitions(group: DescribeShareGroupOffsetsResponseGroup): { partitions: SharePartitionInfo[]; errors: string[] } {

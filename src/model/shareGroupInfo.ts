@@ -34,3 +34,18 @@ export function emptyShareGroupConfigs(error: string | null): ShareGroupConfigs 
 export function shareGroupInfo(group: DescribedGroup): ShareGroupInfo {
   return { groupEpoch: group.groupEpoch, assignmentEpoch: group.assignmentEpoch, assignorName: group.assignorName, partitions: [], configs: emptyShareGroupConfigs(null) };
 }
+
+/** The named share configs out of a group's config entries (names to values). */
+export function shareConfigs(all: Record<string, string | null>): ShareGroupConfigs {
+  const numberOf = (name: string): number | null => {
+    const text = all[name];
+    return text === undefined || text === null || text.trim() === '' || !Number.isFinite(Number(text)) ? null : Number(text);
+  };
+  return {
+    autoOffsetReset: all['share.auto.offset.reset'] ?? null,
+    recordLockDurationMs: numberOf('share.record.lock.duration.ms'),
+    deliveryCountLimit: numberOf('share.delivery.count.limit'),
+    deadLetterTopic: all['errors.deadletterqueue.topic.name'] || null,
+    all,
+  };
+}

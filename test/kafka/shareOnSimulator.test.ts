@@ -7,7 +7,8 @@
 import { strict as assert } from 'node:assert';
 import { SimKafkaServer } from '../../src/simulator/server/kafkaServer';
 import { Simulation } from '../../src/simulator/simulation';
-import { JavaClient } from './groupTypesSupport';
+import { describeSimGroup } from '../../src/simulator/admin/groupDetailMapper';
+import { JavaClient, TOOLS, runToolAsync, toolTables } from './groupTypesSupport';
 import { brokerEnv, waitFor } from './support';
 
 const GROUP = 'sim-share-queue';
@@ -68,6 +69,17 @@ describe('real KafkaShareConsumers on the simulator\'s server', function (this: 
     assert.deepEqual([...new Set(all.map((d) => d.deliveryCount))], [1]);
     const described = sim.coordinator.shareGroup(GROUP);
     assert.equal(described?.members.size, 2);
+
+    // kafka-share-groups.sh --describe (offsets) and --members against the server equal our tree, row for row.
+    const detail = describeSimGroup(sim, GROUP);
+    const offsets = toolTables(await runToolAsync(env, TOOLS.shareGroups, ['--describe', '--group', GROUP]));
+    const dash = (value: number | null): string => (value === null ? '-' : String(value));
+    // Kafka 4.1's tool has no LAG column (DescribeShareGroupOffsets v1, with the lag, is 4.2's).
+    const withLag = offsets.some((row) => row.LAG !== undefined);
+    assert.deepEqual(offsets.map((row) => [row.TOPIC, row.PARTITION, row['START-OFFSET'], ...(withLag ? [row.LAG] : [])]), detail.offsets.map((o) => [o.topic, String(o.partition), dash(o.committedOffset), ...(withLag ? [dash(o.lag)] : [])]));
+    assert.equal(offsets.length, PARTITIONS);
+    const members = toolTables(await runToolAsync(env, TOOLS.shareGroups, ['--describe', '--group', GROUP, '--members', '--verbose']));
+    assert.deepEqual(members.map((row) => [row['CONSUMER-ID'], row['CLIENT-ID'], row['MEMBER-EPOCH']]).sort(), detail.members.map((m) => [m.memberId, m.clientId, String(described?.members.get(m.memberId)?.memberEpoch)]).sort());
 
     await Promise.all(clients.splice(0).map((client) => client.stop()));
     await waitFor('both members gone and their share sessions closed', async () =>

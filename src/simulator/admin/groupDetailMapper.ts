@@ -1,10 +1,11 @@
 /** Builds the model's GroupSummary / GroupDetail from a simulation, as DescribeGroups + OffsetFetch + ListOffsets would. */
-import type { GroupDetail, GroupSummary, Member, PartitionOffsets } from '../../model/types';
+import type { GroupDetail, GroupSummary, Member, PartitionOffsets, ShareGroupInfo } from '../../model/types';
 import { consumerGroupInfo, consumerGroupTreeMembers } from '../../model/consumerGroupInfo';
-import { shareGroupInfo, shareGroupTreeMembers } from '../../model/shareGroupInfo';
+import { shareConfigs, shareGroupInfo, shareGroupTreeMembers } from '../../model/shareGroupInfo';
 import { streamsGroupInfo, streamsGroupTreeMembers } from '../../model/streamsGroupInfo';
 import type { Simulation } from '../simulation';
 import type { IsolationLevel } from '../log/transactionIndex';
+import { describeShareGroupOffsets, shareGroupConfigEntries } from './shareGroupOffsets';
 
 function tpOrder(a: { topic: string; partition: number }, b: { topic: string; partition: number }): number {
   return a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition;
@@ -96,6 +97,18 @@ export function describeSimGroup(sim: Simulation, groupId: string, isolationLeve
       row(tp.topic, tp.partition).ownerMemberId = member.memberId;
     }
   }
+  // A share group's rows are its share partitions, as DescribeShareGroupOffsets gives them: the start offset where
+  // other types have a committed offset, and the share lag (records past the start may be delivered already).
+  const sharePartitions: ShareGroupInfo['partitions'] = [];
+  for (const topic of shared ? describeShareGroupOffsets(sim, groupId, null) : []) {
+    for (const p of topic.partitions) {
+      const known = p.startOffset >= 0;
+      sharePartitions.push({ topic: topic.topicName, partition: p.partitionIndex, startOffset: known ? p.startOffset : null, leaderEpoch: known && p.leaderEpoch >= 0 ? p.leaderEpoch : null, lag: known && p.lag >= 0 ? p.lag : null });
+      const r = row(topic.topicName, p.partitionIndex);
+      r.committedOffset = known ? p.startOffset : null;
+      r.lag = known && p.lag >= 0 ? p.lag : null;
+    }
+  }
   const committed = sim.coordinator.committedOffsets(groupId);
   if (committed) {
     for (const [topic, partitions] of committed) {
@@ -117,7 +130,9 @@ export function describeSimGroup(sim: Simulation, groupId: string, isolationLeve
   let totalLag: number | null = null;
   const offsets = [...rows.values()].sort(tpOrder);
   for (const r of offsets) {
-    if (r.committedOffset !== null && r.logEndOffset !== null) {
+    if (shared) {
+      totalLag = r.lag === null ? totalLag : (totalLag ?? 0) + r.lag;
+    } else if (r.committedOffset !== null && r.logEndOffset !== null) {
       // Unclamped, as kafka-consumer-groups.sh and KafkaSource show it: a commit above the end is negative lag.
       r.lag = r.logEndOffset - r.committedOffset;
       totalLag = (totalLag ?? 0) + r.lag;
@@ -131,7 +146,7 @@ export function describeSimGroup(sim: Simulation, groupId: string, isolationLeve
       : streamsGroup && engineStreamsGroup
       ? { state: engineStreamsGroup.state, protocolType: 'streams', groupType: 'streams' as const, assignor: streamsGroup.assignorName ?? '', generation: streamsGroup.groupEpoch, streamsGroup }
       : shared && engineShareGroup
-      ? { state: engineShareGroup.state, protocolType: 'share', groupType: 'share' as const, assignor: shared.assignorName, generation: shared.groupEpoch, shareGroup: shareGroupInfo(shared) }
+      ? { state: engineShareGroup.state, protocolType: 'share', groupType: 'share' as const, assignor: shared.assignorName, generation: shared.groupEpoch, shareGroup: { ...shareGroupInfo(shared), partitions: sharePartitions, configs: shareConfigs(shareGroupConfigEntries(sim.shares.settings(groupId))) } }
       : {
         state: described.groupState,
         protocolType: described.protocolType,

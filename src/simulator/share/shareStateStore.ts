@@ -191,11 +191,11 @@ export class ShareStateStore {
     return snapshot ? 'ShareSnapshot' : 'ShareUpdate';
   }
 
-  /** ShareCoordinatorShard.readStateSummary: what DescribeShareGroupOffsets reads. */
+  /** ShareCoordinatorShard.readStateSummary: what DescribeShareGroupOffsets reads (-1 and -1 where there is no state). */
   summary(groupId: string, topicId: string, partition: number): ShareStateSummary {
     const state = this.states.get(ShareStateStore.key(groupId, topicId, partition));
     return state === undefined
-      ? { startOffset: -1, deliveryCompleteCount: 0, leaderEpoch: -1, stateEpoch: -1 }
+      ? { startOffset: -1, deliveryCompleteCount: -1, leaderEpoch: 0, stateEpoch: 0 }
       : { startOffset: state.startOffset, deliveryCompleteCount: state.deliveryCompleteCount, leaderEpoch: state.leaderEpoch, stateEpoch: state.stateEpoch };
   }
 

@@ -103,7 +103,11 @@ describe('simulator groupDetailMapper: share groups', () => {
     assert.deepEqual([detail.groupType, detail.protocolType, detail.state, detail.assignor, detail.generation], ['share', 'share', 'Stable', 'simple', 2]);
     assert.deepEqual(detail.members.map((m) => [m.memberId, m.memberEpoch, m.subscription, m.assignment.map((tp) => `${tp.topic}-${tp.partition}`)]), [['w1', 2, ['jobs'], ['jobs-0', 'jobs-1']]]);
     assert.deepEqual([detail.shareGroup?.groupEpoch, detail.shareGroup?.assignmentEpoch, detail.shareGroup?.assignorName], [2, 2, 'simple']);
-    assert.deepEqual(detail.offsets, [], 'no share partitions are kept yet, and a share partition has no single owner');
+    // One row per initialized share partition, as DescribeShareGroupOffsets lists them; none fetched yet, so no
+    // start offset and no lag (the CLI's "-"), and no single owner: many members may consume a share partition.
+    assert.deepEqual(detail.offsets.map((r) => [r.topic, r.partition, r.committedOffset, r.lag, r.ownerMemberId]), [['jobs', 0, null, null, null], ['jobs', 1, null, null, null]]);
+    assert.deepEqual(detail.shareGroup?.partitions.map((p) => [p.partition, p.startOffset, p.lag]), [[0, null, null], [1, null, null]]);
+    assert.deepEqual([detail.shareGroup?.configs.autoOffsetReset, detail.shareGroup?.configs.recordLockDurationMs, detail.shareGroup?.configs.deliveryCountLimit], ['latest', 30000, 5]);
     assert.equal(listSimGroups(simulation).find((g) => g.groupId === 'workers')?.groupType, 'share');
     simulation.dispose();
   });

@@ -45,6 +45,7 @@ const SERVED: Record<string, [number, number]> = {
   ShareGroupDescribe: [1, 1],
   ShareFetch: [1, 2],
   ShareAcknowledge: [1, 2],
+  DescribeShareGroupOffsets: [0, 1],
   StreamsGroupHeartbeat: [0, 1],
   StreamsGroupDescribe: [0, 1],
 };

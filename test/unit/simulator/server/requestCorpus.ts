@@ -29,6 +29,7 @@ import { ListTransactionsRequest } from '../../../../src/protocol/messages/listT
 import { WriteTxnMarkersRequest } from '../../../../src/protocol/messages/writeTxnMarkersRequest';
 import { ConsumerGroupDescribeRequest } from '../../../../src/protocol/messages/consumerGroupDescribeRequest';
 import { ConsumerGroupHeartbeatRequest } from '../../../../src/protocol/messages/consumerGroupHeartbeatRequest';
+import { DescribeShareGroupOffsetsRequest } from '../../../../src/protocol/messages/describeShareGroupOffsetsRequest';
 import { ShareAcknowledgeRequest } from '../../../../src/protocol/messages/shareAcknowledgeRequest';
 import { ShareFetchRequest } from '../../../../src/protocol/messages/shareFetchRequest';
 import { ShareGroupDescribeRequest } from '../../../../src/protocol/messages/shareGroupDescribeRequest';
@@ -255,6 +256,9 @@ export function flexibleCorpus(group: string, ordersId = topicIdFor('sim-cluster
       shareAcquireMode: 1, isRenewAck: false,
       topics: [{ topicId: ordersId, partitions: [{ partitionIndex: 0, acknowledgementBatches: [{ firstOffset: 0n, lastOffset: 3n, acknowledgeTypes: [0, 1, 2, 3] }, { firstOffset: 4n, lastOffset: 9n, acknowledgeTypes: [1] }] }] }],
       forgottenTopicsData: [{ topicId: ordersId, partitions: [7] }],
+    }),
+    flexible(DescribeShareGroupOffsetsRequest, 1, { group: 'fuzz-share' }, {
+      groups: [{ groupId: 'fuzz-share', topics: null }, { groupId: 'fuzz-share', topics: [{ topicName: 'orders', partitions: [0, 9] }, { topicName: 'missing', partitions: [0] }] }],
     }),
     flexible(ShareAcknowledgeRequest, 2, { topic: 'orders', partition: 0 }, {
       groupId: 'fuzz-share', memberId: 'fuzz-share-member-0000', shareSessionEpoch: -1, isRenewAck: true,

@@ -7,7 +7,10 @@ import assert from 'node:assert/strict';
 import { decodeRecordBatches } from '../../../../src/protocol/recordBatch';
 import { errorCodeOf } from '../../../../src/protocol/errorCodes';
 import { AcknowledgeType } from '../../../../src/simulator/share/recordState';
-import { leaderPort, serverForSuite, waitFor, type ServerUnderTest } from './serverTestKit';
+import { DescribeShareGroupOffsetsRequest } from '../../../../src/protocol/messages/describeShareGroupOffsetsRequest';
+import { DescribeShareGroupOffsetsResponse } from '../../../../src/protocol/messages/describeShareGroupOffsetsResponse';
+import { describeSimGroup } from '../../../../src/simulator/admin/groupDetailMapper';
+import { codecExchange, coordinatorPort, leaderPort, serverForSuite, waitFor, type ServerUnderTest } from './serverTestKit';
 import { acquiredOf, joinShareGroup, ShareWireConsumer } from './shareWireConsumer';
 import { WireConnection } from './wireConnection';
 
@@ -51,6 +54,16 @@ describe('simulator Kafka server: ShareFetch and ShareAcknowledge', function () 
     // share coordinator holds start offset 0 with all four delivered until the partition's next write.
     assert.deepEqual([env.sim.shareStates.summary(group, topicId, 0).startOffset, env.sim.shareStates.summary(group, topicId, 0).deliveryCompleteCount], [0, 4]);
     assert.deepEqual([env.sim.shares.deliveryState(group, topicId, 0)?.startOffset, env.sim.shares.deliveryState(group, topicId, 0)?.ranges], [4, []]);
+
+    // DescribeShareGroupOffsets on the group's coordinator: lag = log end - start offset - delivery-complete count;
+    // the partitions nobody fetched yet have no start offset (-1), as on a broker.
+    const offsets = await codecExchange(coordinatorPort(env, group), DescribeShareGroupOffsetsRequest, DescribeShareGroupOffsetsResponse, 1, { groups: [{ groupId: group, topics: null }] });
+    const rows = offsets.groups[0].topics.flatMap((t) => t.partitions.map((p) => [t.topicName, p.partitionIndex, Number(p.startOffset), Number(p.lag)]));
+    assert.deepEqual(rows, [['orders', 0, 0, 0], ['orders', 1, -1, -1], ['orders', 2, -1, -1]]);
+    // The tree reads the same rows.
+    const detail = describeSimGroup(env.sim, group);
+    assert.deepEqual(detail.offsets.map((o) => [o.partition, o.committedOffset, o.lag]), [[0, 0, 0], [1, null, null], [2, null, null]]);
+    assert.equal(detail.shareGroup?.configs.autoOffsetReset, 'earliest');
 
     // A later fetch of the session with nothing to give answers for no partition.
     const idle = await consumer.fetch([], { maxWaitMs: 0 });

@@ -25,7 +25,7 @@ describe('ShareStateStore (ShareCoordinatorShard)', () => {
     assert.throws(() => store.readState('g', 't', 0, 1), (e: KafkaApiError) => e.errorName === 'FENCED_LEADER_EPOCH');
     assert.throws(() => store.writeState('g', 't', 0, { stateEpoch: 2, leaderEpoch: 2, startOffset: 0, deliveryCompleteCount: 0, stateBatches: [] }), (e: KafkaApiError) => e.errorName === 'FENCED_STATE_EPOCH');
     assert.throws(() => store.initializeState('g', 't', 0, 2, 0), (e: KafkaApiError) => e.errorName === 'FENCED_STATE_EPOCH');
-    assert.deepEqual(store.summary('g', 't', 1), { startOffset: -1, deliveryCompleteCount: 0, leaderEpoch: -1, stateEpoch: -1 });
+    assert.deepEqual(store.summary('g', 't', 1), { startOffset: -1, deliveryCompleteCount: -1, leaderEpoch: 0, stateEpoch: 0 });
   });
 
   it('moves the start offset only forward, keeps the delivery-complete count of a write that is behind, and snapshots every so many updates', () => {
