@@ -13,7 +13,7 @@ import { compareTopicPartitions } from './topicPartitions';
 /** The share admin of a cluster, or a clear refusal where the source has no share groups. */
 export function requireShareAdmin(admin: GroupAdmin, groupId: string): ShareGroupAdmin {
   if (!admin.share) {
-    throw new Error(`"${groupId}" is a share group, and this cluster's admin has no share-group operations (the simulator models classic groups only)`);
+    throw new Error(`"${groupId}" is a share group, and this cluster's admin has no share-group operations`);
   }
   return admin.share;
 }

@@ -23,7 +23,7 @@ import type { KafkaErrorCode } from './common/errors';
 import type { TransactionResult } from './log/transactionIndex';
 import { OFFSETS_TOPIC, offsetsPartitionFor } from '../protocol/offsetsPartition';
 import { OFFSETS_TOPIC_PARTITIONS } from './log/cluster';
-import { ShareStateStore } from './share/shareStateStore';
+import { ShareStateStore, shareStatePersister } from './share/shareStateStore';
 import { SharePartitionManager } from './share/sharePartitionManager';
 import { clusterShareLogs } from './share/clusterShareLogs';
 
@@ -82,7 +82,7 @@ export class Simulation implements SimulatorControl {
         metadataImage: new ClusterTopicImage(this.cluster),
         streamsGroupConfig: options.streamsGroup,
         shareGroupConfig: options.shareGroup,
-        sharePersister: { initializeState: (groupId, stateEpoch, partitions) => this.shareStates.initializeGroupPartitions(groupId, stateEpoch, partitions) },
+        sharePersister: shareStatePersister(this.shareStates, (groupId, topicIds) => this.shares.dropGroup(groupId, topicIds)),
         // One heartbeat's records are one batch in the group's __consumer_offsets partition.
         records: (batch) => {
           if (batch.length > 0) {

@@ -2,13 +2,15 @@
  * Real KafkaShareConsumers (kafka-clients of this run's Kafka version, test/kafka/java/ShareMember.java) on the
  * simulator's server: two members of one share group on a topic whose partitions are led by both brokers get
  * every record exactly once, each on its first delivery, and their implicit acknowledgements move every share
- * partition's start offset to the end of its log; when both leave, their share sessions are gone.
+ * partition's start offset to the end of its log; kafka-share-groups.sh --describe (offsets, members) equals our
+ * tree; when both leave, their share sessions are gone; --reset-offsets --to-earliest gives a new member every
+ * record again, and --delete-offsets removes the topic's share state (the last two with a 4.2+ tool).
  */
 import { strict as assert } from 'node:assert';
 import { SimKafkaServer } from '../../src/simulator/server/kafkaServer';
 import { Simulation } from '../../src/simulator/simulation';
 import { describeSimGroup } from '../../src/simulator/admin/groupDetailMapper';
-import { JavaClient, TOOLS, runToolAsync, toolTables } from './groupTypesSupport';
+import { JavaClient, KAFKA_VERSION, TOOLS, runToolAsync, toolTables } from './groupTypesSupport';
 import { brokerEnv, waitFor } from './support';
 
 const GROUP = 'sim-share-queue';
@@ -50,7 +52,7 @@ describe('real KafkaShareConsumers on the simulator\'s server', function (this: 
     sim?.dispose();
   });
 
-  it('delivers every record once to one of two members, and their acknowledgements move each start offset to the log end', async () => {
+  it('delivers every record once to one of two members, shows what kafka-share-groups.sh shows, and resets and deletes its offsets as the tool asks', async () => {
     const env = { ...brokers, bootstrap: server.bootstrapServers.join(',') };
     const topic = sim.cluster.requireTopic(TOPIC);
     assert.equal(new Set(topic.leaders).size, 2, 'the partitions are led by both brokers');
@@ -84,5 +86,28 @@ describe('real KafkaShareConsumers on the simulator\'s server', function (this: 
     await Promise.all(clients.splice(0).map((client) => client.stop()));
     await waitFor('both members gone and their share sessions closed', async () =>
       sim.coordinator.shareGroup(GROUP)?.members.size === 0 && sim.shares.sessionCount === 0 ? true : undefined, 60000);
+
+    // kafka-share-groups.sh --reset-offsets on the empty group: the start offsets go back, and a new member is
+    // given every record again, each on a first delivery of the new state.
+    const reset = await runToolAsync(env, TOOLS.shareGroups, ['--reset-offsets', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--execute']);
+    if (/not yet implemented/.test(reset)) {
+      // Kafka 4.1's kafka-share-groups.sh has neither --reset-offsets nor --delete-offsets (4.2 added them).
+      console.log(`      (kafka-share-groups.sh ${KAFKA_VERSION} cannot reset or delete share offsets: ${reset.trim().split('\n').pop() ?? ''})`);
+      return;
+    }
+    assert.deepEqual(toolTables(reset).map((row) => [row.PARTITION, row['NEW-OFFSET']]).sort(), [...Array(PARTITIONS).keys()].map((p) => [String(p), '0']), `the tool printed: ${reset}`);
+    assert.deepEqual(describeSimGroup(sim, GROUP).offsets.map((o) => [o.committedOffset, o.lag]), Array(PARTITIONS).fill([0, PER_PARTITION]));
+    const again = new JavaClient(env, 'ShareMember', [env.bootstrap, GROUP, TOPIC, '-', 'records']);
+    clients.push(again);
+    await waitFor('every record delivered again after the reset', async () => (deliveries('again', again.log).length === PARTITIONS * PER_PARTITION ? true : undefined), 120000);
+    assert.deepEqual([...new Set(deliveries('again', again.log).map((d) => d.deliveryCount))], [1]);
+    await again.stop();
+    await waitFor('the member gone', async () => (sim.coordinator.shareGroup(GROUP)?.members.size === 0 ? true : undefined), 60000);
+
+    // --delete-offsets: the topic's share state goes; the tool says so, and the group has no rows left.
+    const deleted = await runToolAsync(env, TOOLS.shareGroups, ['--delete-offsets', '--group', GROUP, '--topic', TOPIC]);
+    assert.match(deleted, new RegExp(`${TOPIC}\\s+Successful`), deleted);
+    assert.deepEqual(describeSimGroup(sim, GROUP).offsets, []);
+    assert.equal(sim.shareStates.partitionsOf(GROUP).length, 0);
   });
 });

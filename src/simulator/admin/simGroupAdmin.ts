@@ -10,6 +10,7 @@ import { compareTopicPartitions } from '../../offsets/topicPartitions';
 import type { KafkaErrorCode } from '../common/errors';
 import type { DeleteGroupsResponse, LeaveGroupResponse, OffsetCommitResponse, OffsetDeleteResponse, OffsetFetchResponse, Respond } from '../common/requests';
 import type { Simulation } from '../simulation';
+import { SimShareGroupAdmin } from './simShareGroupAdmin';
 
 /** Admin requests identify themselves with this reason, as Kafka's AdminClient does. */
 const ADMIN_REMOVAL_REASON = 'member was removed by an admin';
@@ -24,7 +25,12 @@ function withError<T extends object>(value: T, code: KafkaErrorCode): T & { erro
 }
 
 export class SimGroupAdmin implements GroupAdmin {
-  constructor(private readonly simulation: Simulation) {}
+  /** The share groups' offsets (kafka-share-groups.sh). */
+  readonly share: SimShareGroupAdmin;
+
+  constructor(private readonly simulation: Simulation) {
+    this.share = new SimShareGroupAdmin(simulation);
+  }
 
   now(): number {
     return this.simulation.now;

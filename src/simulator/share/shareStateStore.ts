@@ -127,11 +127,20 @@ export class ShareStateStore {
     this.updatesSinceSnapshot.set(key, 0);
   }
 
-  /** Persister.initializeState for a group coordinator's request: every partition at the group epoch, start offset -1. */
-  initializeGroupPartitions(groupId: string, stateEpoch: number, partitions: ReadonlyMap<string, ReadonlySet<number>>): void {
+  /** Persister.initializeState for a group coordinator's request: each partition at the group epoch with its start offset. */
+  initializeGroupPartitions(groupId: string, stateEpoch: number, startOffsets: ReadonlyMap<string, ReadonlyMap<number, number>>): void {
+    for (const [topicId, byPartition] of startOffsets) {
+      for (const [partition, startOffset] of byPartition) {
+        this.initializeState(groupId, topicId, partition, stateEpoch, startOffset);
+      }
+    }
+  }
+
+  /** Persister.deleteState for a group coordinator's request. */
+  deleteGroupPartitions(groupId: string, partitions: ReadonlyMap<string, ReadonlySet<number>>): void {
     for (const [topicId, numbers] of partitions) {
       for (const partition of numbers) {
-        this.initializeState(groupId, topicId, partition, stateEpoch, -1);
+        this.deleteState(groupId, topicId, partition);
       }
     }
   }
@@ -227,4 +236,21 @@ export class ShareStateStore {
       }
     }
   }
+}
+
+/**
+ * The store as the group coordinator's persister: after new or deleted state, `stale` drops the cached share
+ * partitions of those topics on their leaders, so their next fetch starts from the store.
+ */
+export function shareStatePersister(store: ShareStateStore, stale: (groupId: string, topicIds: ReadonlySet<string>) => void) {
+  return {
+    initializeState(groupId: string, stateEpoch: number, startOffsets: ReadonlyMap<string, ReadonlyMap<number, number>>): void {
+      store.initializeGroupPartitions(groupId, stateEpoch, startOffsets);
+      stale(groupId, new Set(startOffsets.keys()));
+    },
+    deleteState(groupId: string, partitions: ReadonlyMap<string, ReadonlySet<number>>): void {
+      store.deleteGroupPartitions(groupId, partitions);
+      stale(groupId, new Set(partitions.keys()));
+    },
+  };
 }

@@ -17,6 +17,7 @@ import type { DescribedGroup as ShareDescribedGroup } from '../../../protocol/me
 import type { ShareGroupHeartbeatRequestData } from '../../../protocol/messages/shareGroupHeartbeatRequest';
 import type { ShareGroupHeartbeatResponseData } from '../../../protocol/messages/shareGroupHeartbeatResponse';
 import type { ShareGroup } from '../share/shareGroup';
+import type { AlterShareOffsetsTopic, AlterShareOffsetsTopicResult, DeleteShareOffsetsTopicResult } from '../share/shareGroupOffsetRecords';
 import type { StreamsHeartbeatResult } from '../streams/streamsGroupConfig';
 import type { ClassicGroup } from './classic/classicGroup';
 import { InMemoryTopicImage, type ConsumerGroup, type HeartbeatContext } from './modern/consumer';
@@ -53,6 +54,7 @@ import type {
   TxnOffsetCommitRequest,
 } from '../../common/requests';
 import type { SeededRandom } from '../../common/random';
+import { KafkaApiError } from '../../common/errors';
 import type { PendingTransactionalOffsets } from './transactionalOffsets';
 import type { TransactionResult } from '../../log/transactionIndex';
 
@@ -186,6 +188,16 @@ export class GroupCoordinator {
     return this.groups.share.describe([groupId])[0];
   }
 
+  /** AlterShareGroupOffsets of one group, answered through the event queue: per topic, or the group's error. */
+  alterShareGroupOffsets(groupId: string, topics: readonly AlterShareOffsetsTopic[], respond: Respond<AlterShareOffsetsTopicResult[] | KafkaApiError>): void {
+    this.deliver(respond, GroupCoordinator.attempt(() => this.groups.share.alterOffsets(groupId, topics)));
+  }
+
+  /** DeleteShareGroupOffsets of one group's whole topics, answered through the event queue. */
+  deleteShareGroupOffsets(groupId: string, topicNames: readonly string[], respond: Respond<DeleteShareOffsetsTopicResult[] | KafkaApiError>): void {
+    this.deliver(respond, GroupCoordinator.attempt(() => this.groups.share.deleteOffsets(groupId, topicNames)));
+  }
+
   /** Read-only access for views: the live share group, or undefined. */
   shareGroup(groupId: string): ShareGroup | undefined {
     return this.groups.share.shareGroup(groupId);
@@ -237,6 +249,15 @@ export class GroupCoordinator {
 
   deleteGroups(request: DeleteGroupsRequest, respond: Respond<DeleteGroupsResponse>): void {
     this.deliver(respond, this.shard.deleteGroups(request));
+  }
+
+  /** The operation's result, or the KafkaApiError it refused with (any other throw is an engine bug, as UNKNOWN_SERVER_ERROR). */
+  private static attempt<T>(operation: () => T): T | KafkaApiError {
+    try {
+      return operation();
+    } catch (error) {
+      return error instanceof KafkaApiError ? error : new KafkaApiError('UNKNOWN_SERVER_ERROR', String(error));
+    }
   }
 
   private responder<T>(respond: Respond<T>): Respond<T> {

@@ -40,12 +40,14 @@ export interface ShareGroupHeartbeatHandlerOptions {
 }
 
 /**
- * Persister.initializeState as GroupCoordinatorService.persisterInitialize calls it: each partition's state at
- * the group epoch, with start offset -1 (the share partition then starts at share.auto.offset.reset). A throw
- * leaves the partitions initializing, asked for again after group.share.initialize.retry.interval.ms.
+ * The share coordinator as the group coordinator calls it (Persister). initializeState: each partition's state
+ * at the group epoch with its start offset (-1 for a topic the group never had: share.auto.offset.reset decides;
+ * 0 for new partitions of a known topic; the requested one for AlterShareGroupOffsets). deleteState: the
+ * partitions' state goes. A throw leaves the partitions as they were recorded (initializing, deleting).
  */
 export interface ShareStatePersister {
-  initializeState(groupId: string, stateEpoch: number, topicPartitions: TopicPartitionSets): void;
+  initializeState(groupId: string, stateEpoch: number, startOffsets: ReadonlyMap<string, ReadonlyMap<number, number>>): void;
+  deleteState(groupId: string, partitions: TopicPartitionSets): void;
 }
 
 /** GroupMetadataManager.groupSessionTimeoutKey */

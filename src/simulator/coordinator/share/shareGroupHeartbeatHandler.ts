@@ -22,6 +22,7 @@ import { buildShareMemberAssignment } from './shareGroupAssignmentBuilder';
 import { DEFAULT_SHARE_GROUP_CONFIG, sharePersisterInitializeKey, shareSessionTimeoutKey, type ShareGroupConfig, type ShareGroupHeartbeatHandlerOptions } from './shareGroupConfig';
 import { hasShareAssignedPartitionsChanged, isShareMemberReconciledTo, newShareGroupMember, sameSubscribedTopicNames, shareMemberEquals, type ShareGroupMember } from './shareGroupMember';
 import * as causes from './shareOperationCauses';
+import { alterShareGroupOffsetsPlan, completeDeleteShareGroupOffsetsRecord, deleteShareGroupOffsetsPlan, type AlterShareOffsetsTopic, type AlterShareOffsetsTopicResult, type DeleteShareOffsetsTopicResult } from './shareGroupOffsetRecords';
 import { initializedAssignmentPending, initializedTopicsRecords, initializingTopicsRecord, subscribedTopicsChangeMap } from './shareStateInitialization';
 import { stripInitValue } from './shareStatePartitions';
 import { buildShareTargetAssignment } from './shareTargetAssignmentBuilder';
@@ -103,15 +104,54 @@ export class ShareGroupHeartbeatHandler {
     }
   }
 
-  /** GroupCoordinatorService.persisterInitialize: the share coordinator creates the state, then it is recorded as initialized. */
-  private persisterInitialize(groupId: string, groupEpoch: number, topicPartitions: TopicPartitionSets): void {
+  /**
+   * GroupCoordinatorService.persisterInitialize: the share coordinator creates the state, then it is recorded as
+   * initialized. False when the persister failed (Kafka logs it; the partitions stay initializing).
+   */
+  private persisterInitialize(groupId: string, groupEpoch: number, startOffsets: ReadonlyMap<string, ReadonlyMap<number, number>>): boolean {
     try {
-      this.options.persister?.initializeState(groupId, groupEpoch, topicPartitions);
+      this.options.persister?.initializeState(groupId, groupEpoch, startOffsets);
     } catch {
-      // Kafka logs the failure; the partitions stay initializing and a heartbeat asks again after the retry interval.
-      return;
+      return false;
     }
-    this.initializeShareGroupState(groupId, topicPartitions);
+    this.initializeShareGroupState(groupId, new Map([...startOffsets].map(([topicId, byPartition]) => [topicId, new Set(byPartition.keys())])));
+    return true;
+  }
+
+  /**
+   * GroupMetadataManager.alterShareGroupOffsets, then the persister's initializeState at the group epoch and
+   * initializeShareGroupState: only an empty group (or a new one, created here) takes new start offsets.
+   */
+  alterShareGroupOffsets(groupId: string, topics: readonly AlterShareOffsetsTopic[]): AlterShareOffsetsTopicResult[] {
+    const group = this.groups.get(groupId) ?? new ShareGroup(groupId);
+    if (group.members.size > 0) {
+      throw new KafkaApiError('NON_EMPTY_GROUP', 'The group is not empty.');
+    }
+    const plan = alterShareGroupOffsetsPlan(group, topics, this.options.metadataImage, this.options.now());
+    this.commit(group, plan.records, causes.SHARE_OFFSETS_ALTERED_CAUSE);
+    if (plan.offsets.size > 0 && !this.persisterInitialize(groupId, group.groupEpoch, plan.offsets)) {
+      throw new KafkaApiError('UNKNOWN_SERVER_ERROR', 'The share coordinator could not write the new start offsets.');
+    }
+    return plan.topics;
+  }
+
+  /**
+   * GroupCoordinatorShard.initiateDeleteShareGroupOffsets, the persister's deleteState and
+   * completeDeleteShareGroupOffsets: an empty share group's state of whole topics goes.
+   */
+  deleteShareGroupOffsets(groupId: string, topicNames: readonly string[]): DeleteShareOffsetsTopicResult[] {
+    const group = this.shareGroupOrThrow(groupId);
+    if (group.state !== 'Empty') {
+      throw new KafkaApiError('NON_EMPTY_GROUP', 'The group is not empty.');
+    }
+    const plan = deleteShareGroupOffsetsPlan(group, topicNames, this.options.metadataImage);
+    this.commit(group, plan.records, causes.SHARE_OFFSETS_DELETED_CAUSE);
+    if (plan.toDelete.size === 0) {
+      return plan.errors;
+    }
+    this.options.persister?.deleteState(groupId, new Map([...plan.toDelete].map(([topicId, topic]) => [topicId, new Set(topic.partitions)])));
+    this.commit(group, completeDeleteShareGroupOffsetsRecord(group, new Set(plan.toDelete.keys()), this.options.metadataImage), causes.SHARE_OFFSETS_DELETED_CAUSE);
+    return [...plan.errors, ...[...plan.toDelete].map(([topicId, topic]) => ({ topicName: topic.name, topicId, error: 'NONE', errorMessage: null }))];
   }
 
   /** initializeShareGroupState: the share coordinator created these partitions' state. */
@@ -198,7 +238,7 @@ export class ShareGroupHeartbeatHandler {
     this.commit(group, records, createIfNotExists ? causes.joinCause(memberId) : causes.heartbeatCause(memberId));
     if (initialize !== undefined) {
       // GroupCoordinatorService.persisterInitialize runs after the heartbeat's write, on a timer task of delay 0.
-      this.options.timer.schedule(sharePersisterInitializeKey(groupId, groupEpoch), 0, () => this.persisterInitialize(groupId, groupEpoch, initialize));
+      this.options.timer.schedule(sharePersisterInitializeKey(groupId, groupEpoch), 0, () => void this.persisterInitialize(groupId, groupEpoch, initialize));
     }
     return response;
   }
@@ -231,8 +271,11 @@ export class ShareGroupHeartbeatHandler {
     }
   }
 
-  /** maybeCreateInitializeShareGroupStateRequest: records the partitions to initialize and returns them for the persister. */
-  private maybeInitializeShareGroupState(group: ShareGroup, topicNames: Iterable<string>, now: number, records: recordsOf.ShareGroupRecord[]): TopicPartitionSets | undefined {
+  /**
+   * maybeCreateInitializeShareGroupStateRequest: records the partitions to initialize and returns their start
+   * offsets for the persister: 0 for new partitions of a topic the group already knows, else -1.
+   */
+  private maybeInitializeShareGroupState(group: ShareGroup, topicNames: Iterable<string>, now: number, records: recordsOf.ShareGroupRecord[]): Map<string, Map<number, number>> | undefined {
     const names = [...topicNames];
     if (names.length === 0) {
       return undefined;
@@ -241,8 +284,10 @@ export class ShareGroupHeartbeatHandler {
     if (changes.size === 0) {
       return undefined;
     }
+    const info = group.statePartitionMetadata;
+    const known = new Set([...(info?.initializedTopics.keys() ?? []), ...(info?.initializingTopics.keys() ?? [])]);
     records.push(initializingTopicsRecord(group, changes, this.options.metadataImage));
-    return stripInitValue(changes);
+    return new Map([...changes].map(([topicId, value]) => [topicId, new Map([...value.partitions].map((p) => [p, known.has(topicId) ? 0 : -1]))]));
   }
 
   private shareGroupLeave(request: ShareGroupHeartbeatRequestData): Response {

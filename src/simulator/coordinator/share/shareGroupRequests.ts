@@ -14,6 +14,7 @@ import { CoordinatorShareGroup } from './coordinatorShareGroup';
 import type { ShareGroup } from './shareGroup';
 import type { ShareGroupHeartbeatHandlerOptions } from './shareGroupConfig';
 import { describeShareGroup, shareGroupNotFound } from './shareGroupDescribe';
+import type { AlterShareOffsetsTopic, AlterShareOffsetsTopicResult, DeleteShareOffsetsTopicResult } from './shareGroupOffsetRecords';
 import { ShareGroupHeartbeatHandler, shareHeartbeatError, type ShareHeartbeatContext } from './shareGroupHeartbeatHandler';
 
 export class ShareGroupRequests {
@@ -39,6 +40,35 @@ export class ShareGroupRequests {
       this.registry.set(request.groupId, new CoordinatorShareGroup(request.groupId, () => this.handler.group(request.groupId)));
     }
     return response;
+  }
+
+  /**
+   * AlterShareGroupOffsets: a group of another type is refused as GroupMetadataManager.getOrMaybeCreateShareGroup
+   * refuses it; a new share group is created empty. Throws the request's error (NON_EMPTY_GROUP, GROUP_ID_NOT_FOUND).
+   */
+  alterOffsets(groupId: string, topics: readonly AlterShareOffsetsTopic[]): AlterShareOffsetsTopicResult[] {
+    this.refuseOtherType(groupId);
+    const results = this.handler.alterShareGroupOffsets(groupId, topics);
+    if (this.registry.get(groupId)?.type !== 'share' && this.handler.group(groupId) !== undefined) {
+      this.registry.set(groupId, new CoordinatorShareGroup(groupId, () => this.handler.group(groupId)));
+    }
+    return results;
+  }
+
+  /** DeleteShareGroupOffsets: GROUP_ID_NOT_FOUND for a group that is not a share group, NON_EMPTY_GROUP unless Empty. */
+  deleteOffsets(groupId: string, topicNames: readonly string[]): DeleteShareOffsetsTopicResult[] {
+    this.refuseOtherType(groupId);
+    if (this.shareGroup(groupId) === undefined) {
+      throw new KafkaApiError('GROUP_ID_NOT_FOUND', `Group ${groupId} not found.`);
+    }
+    return this.handler.deleteShareGroupOffsets(groupId, topicNames);
+  }
+
+  private refuseOtherType(groupId: string): void {
+    const existing = this.registry.get(groupId);
+    if (existing !== undefined && existing.type !== 'share') {
+      throw new KafkaApiError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a share group.`);
+    }
   }
 
   /** ShareGroupDescribe (v1) for these groups. */

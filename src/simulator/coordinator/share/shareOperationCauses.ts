@@ -23,3 +23,5 @@ export function sessionExpiredCause(memberId: string): OperationCause {
 /** initializeShareGroupState: the share coordinator created the partitions' state, so they become assignable. */
 export const SHARE_STATE_INITIALIZED_CAUSE: OperationCause = { text: 'The share state of the subscribed partitions was initialized.', removal: 'member-left' };
 export const GROUP_DELETED_CAUSE: OperationCause = { text: 'The group was deleted.', removal: 'member-left' };
+export const SHARE_OFFSETS_ALTERED_CAUSE: OperationCause = { text: 'The share group offsets were altered.', removal: 'member-left' };
+export const SHARE_OFFSETS_DELETED_CAUSE: OperationCause = { text: 'The share group offsets were deleted.', removal: 'member-left' };

@@ -46,6 +46,8 @@ const SERVED: Record<string, [number, number]> = {
   ShareFetch: [1, 2],
   ShareAcknowledge: [1, 2],
   DescribeShareGroupOffsets: [0, 1],
+  AlterShareGroupOffsets: [0, 0],
+  DeleteShareGroupOffsets: [0, 0],
   StreamsGroupHeartbeat: [0, 1],
   StreamsGroupDescribe: [0, 1],
 };

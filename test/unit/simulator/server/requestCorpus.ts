@@ -29,6 +29,8 @@ import { ListTransactionsRequest } from '../../../../src/protocol/messages/listT
 import { WriteTxnMarkersRequest } from '../../../../src/protocol/messages/writeTxnMarkersRequest';
 import { ConsumerGroupDescribeRequest } from '../../../../src/protocol/messages/consumerGroupDescribeRequest';
 import { ConsumerGroupHeartbeatRequest } from '../../../../src/protocol/messages/consumerGroupHeartbeatRequest';
+import { AlterShareGroupOffsetsRequest } from '../../../../src/protocol/messages/alterShareGroupOffsetsRequest';
+import { DeleteShareGroupOffsetsRequest } from '../../../../src/protocol/messages/deleteShareGroupOffsetsRequest';
 import { DescribeShareGroupOffsetsRequest } from '../../../../src/protocol/messages/describeShareGroupOffsetsRequest';
 import { ShareAcknowledgeRequest } from '../../../../src/protocol/messages/shareAcknowledgeRequest';
 import { ShareFetchRequest } from '../../../../src/protocol/messages/shareFetchRequest';
@@ -260,6 +262,10 @@ export function flexibleCorpus(group: string, ordersId = topicIdFor('sim-cluster
     flexible(DescribeShareGroupOffsetsRequest, 1, { group: 'fuzz-share' }, {
       groups: [{ groupId: 'fuzz-share', topics: null }, { groupId: 'fuzz-share', topics: [{ topicName: 'orders', partitions: [0, 9] }, { topicName: 'missing', partitions: [0] }] }],
     }),
+    flexible(AlterShareGroupOffsetsRequest, 0, { group: 'fuzz-share-idle' }, {
+      groupId: 'fuzz-share-idle', topics: [{ topicName: 'orders', partitions: [{ partitionIndex: 0, startOffset: 1n }, { partitionIndex: 9, startOffset: -1n }] }, { topicName: 'missing', partitions: [{ partitionIndex: 0, startOffset: 0n }] }],
+    }),
+    flexible(DeleteShareGroupOffsetsRequest, 0, { group: 'fuzz-share-idle' }, { groupId: 'fuzz-share-idle', topics: [{ topicName: 'orders' }, { topicName: 'missing' }] }),
     flexible(ShareAcknowledgeRequest, 2, { topic: 'orders', partition: 0 }, {
       groupId: 'fuzz-share', memberId: 'fuzz-share-member-0000', shareSessionEpoch: -1, isRenewAck: true,
       topics: [{ topicId: ordersId, partitions: [{ partitionIndex: 0, acknowledgementBatches: [{ firstOffset: 0n, lastOffset: 1n, acknowledgeTypes: [4] }] }] }],

@@ -7,11 +7,15 @@ import assert from 'node:assert/strict';
 import { decodeRecordBatches } from '../../../../src/protocol/recordBatch';
 import { errorCodeOf } from '../../../../src/protocol/errorCodes';
 import { AcknowledgeType } from '../../../../src/simulator/share/recordState';
+import { AlterShareGroupOffsetsRequest } from '../../../../src/protocol/messages/alterShareGroupOffsetsRequest';
+import { AlterShareGroupOffsetsResponse } from '../../../../src/protocol/messages/alterShareGroupOffsetsResponse';
+import { DeleteShareGroupOffsetsRequest } from '../../../../src/protocol/messages/deleteShareGroupOffsetsRequest';
+import { DeleteShareGroupOffsetsResponse } from '../../../../src/protocol/messages/deleteShareGroupOffsetsResponse';
 import { DescribeShareGroupOffsetsRequest } from '../../../../src/protocol/messages/describeShareGroupOffsetsRequest';
 import { DescribeShareGroupOffsetsResponse } from '../../../../src/protocol/messages/describeShareGroupOffsetsResponse';
 import { describeSimGroup } from '../../../../src/simulator/admin/groupDetailMapper';
 import { codecExchange, coordinatorPort, leaderPort, serverForSuite, waitFor, type ServerUnderTest } from './serverTestKit';
-import { acquiredOf, joinShareGroup, ShareWireConsumer } from './shareWireConsumer';
+import { acquiredOf, joinShareGroup, shareHeartbeat, ShareWireConsumer } from './shareWireConsumer';
 import { WireConnection } from './wireConnection';
 
 const MEMBER = 'shareFetchMember000001';
@@ -168,5 +172,37 @@ describe('simulator Kafka server: ShareFetch and ShareAcknowledge', function () 
     const closed = await consumer.acknowledge([], -1);
     assert.equal(closed.errorCode, 0);
     assert.equal(env.sim.shares.session(topic.leaders[0], group, MEMBER), undefined);
+  });
+
+  it('alters an empty group\'s start offsets and deletes a topic\'s share state, refusing a group with members and answering for a group that does not exist', async () => {
+    const env = suite.env;
+    const group = 'share-offsets-admin';
+    const port = coordinatorPort(env, group);
+    const alter = (groupId: string, startOffset: bigint) => codecExchange(port, AlterShareGroupOffsetsRequest, AlterShareGroupOffsetsResponse, 0, {
+      groupId, topics: [{ topicName: 'orders', partitions: [{ partitionIndex: 0, startOffset }, { partitionIndex: 7, startOffset }] }, { topicName: 'missing', partitions: [{ partitionIndex: 0, startOffset }] }],
+    });
+    await joinShareGroup(env, group, MEMBER, 'orders');
+    const busy = await alter(group, 2n);
+    assert.deepEqual([busy.errorCode, busy.errorMessage], [errorCodeOf('NON_EMPTY_GROUP'), 'The group is not empty.']);
+    assert.equal((await shareHeartbeat(env, group, MEMBER, -1)).errorCode, 0);
+
+    const altered = await alter(group, 2n);
+    assert.equal(altered.errorCode, 0);
+    assert.deepEqual(altered.responses.map((t) => [t.topicName, t.partitions.map((p) => p.errorCode)]), [['orders', [0, errorCodeOf('UNKNOWN_TOPIC_OR_PARTITION')]], ['missing', [errorCodeOf('UNKNOWN_TOPIC_OR_PARTITION')]]]);
+    const topicId = env.sim.cluster.requireTopic('orders').topicId;
+    const end = env.sim.cluster.requireTopic('orders').partitions[0].highWatermark;
+    assert.deepEqual(describeSimGroup(env.sim, group).offsets.map((o) => [o.partition, o.committedOffset, o.lag]), [[0, 2, end - 2], [1, null, null], [2, null, null]]);
+    // The next member starts partition 0 at the new start offset.
+    await joinShareGroup(env, group, 'shareFetchMember000003', 'orders');
+    const { connection } = await open(0);
+    assert.deepEqual(acquiredOf(await new ShareWireConsumer(connection, group, 'shareFetchMember000003').fetch([{ topicId, partition: 0 }]), topicId, 0), [[2, end - 1, 1]]);
+    assert.equal((await shareHeartbeat(env, group, 'shareFetchMember000003', -1)).errorCode, 0);
+
+    const remove = (groupId: string, topics: string[]) => codecExchange(port, DeleteShareGroupOffsetsRequest, DeleteShareGroupOffsetsResponse, 0, { groupId, topics: topics.map((topicName) => ({ topicName })) });
+    const removed = await remove(group, ['orders', 'missing']);
+    assert.deepEqual([removed.errorCode, removed.responses.map((t) => [t.topicName, t.errorCode]).sort()], [0, [['missing', errorCodeOf('UNKNOWN_TOPIC_OR_PARTITION')], ['orders', 0]]]);
+    assert.deepEqual([describeSimGroup(env.sim, group).offsets, env.sim.shareStates.partitionsOf(group)], [[], []]);
+    const absent = await remove('share-offsets-nobody', ['orders']);
+    assert.deepEqual([absent.errorCode, absent.errorMessage], [errorCodeOf('GROUP_ID_NOT_FOUND'), 'Group share-offsets-nobody not found.']);
   });
 });
