@@ -40,8 +40,6 @@ describe('real KafkaShareConsumers on the simulator\'s server', function (this: 
     sim = new Simulation({ seed: 5, startTime: Date.now(), cluster: { brokers: 2 } });
     const topic = sim.cluster.createTopic(TOPIC, PARTITIONS);
     topic.partitions.forEach((log) => log.append(PER_PARTITION, sim.now));
-    // share.auto.offset.reset is a group config; the records were written before anyone joined.
-    sim.shares.setSettings(GROUP, { autoOffsetReset: 'earliest' });
     server = new SimKafkaServer(sim, { log: () => undefined });
     await server.start();
   });
@@ -52,12 +50,17 @@ describe('real KafkaShareConsumers on the simulator\'s server', function (this: 
     sim?.dispose();
   });
 
-  it('delivers every record once to one of two members, shows what kafka-share-groups.sh shows, and resets and deletes its offsets as the tool asks', async () => {
+  it('delivers every record once to one of two members (share.auto.offset.reset set with IncrementalAlterConfigs), shows what kafka-share-groups.sh shows, and resets and deletes its offsets as the tool asks', async () => {
     const env = { ...brokers, bootstrap: server.bootstrapServers.join(',') };
     const topic = sim.cluster.requireTopic(TOPIC);
     assert.equal(new Set(topic.leaders).size, 2, 'the partitions are led by both brokers');
-    // '-': share.auto.offset.reset is set on the simulation above (the server does not serve GROUP configs yet).
-    clients.push(...['share-a', 'share-b'].map(() => new JavaClient(env, 'ShareMember', [env.bootstrap, GROUP, TOPIC, '-', 'records'])));
+    // The first sets share.auto.offset.reset=earliest on the group with IncrementalAlterConfigs (the records were
+    // written before anyone joined), as on a broker; the second leaves the configs alone.
+    const first = new JavaClient(env, 'ShareMember', [env.bootstrap, GROUP, TOPIC, 'earliest', 'records']);
+    clients.push(first);
+    await first.waitForOutput(/SUBSCRIBED/);
+    assert.equal(sim.shares.settings(GROUP).autoOffsetReset, 'earliest');
+    clients.push(new JavaClient(env, 'ShareMember', [env.bootstrap, GROUP, TOPIC, '-', 'records']));
     const seen = (): Delivery[] => clients.flatMap((client, i) => deliveries(`share-${'ab'[i]}`, client.log));
     try {
       await waitFor('every record delivered', async () => (new Set(seen().map((d) => `${d.partition}@${d.offset}`)).size === PARTITIONS * PER_PARTITION ? true : undefined), 120000);
@@ -66,11 +69,16 @@ describe('real KafkaShareConsumers on the simulator\'s server', function (this: 
     } catch (error) {
       throw new Error(`${(error as Error).message}; client output:\n${clients.map((c) => c.log.slice(-3000)).join('\n----\n')}`);
     }
+    // A second wave once both are members: the two share the partitions' records, still each record once.
+    await waitFor('both members in the group', async () => (sim.coordinator.shareGroup(GROUP)?.members.size === 2 ? true : undefined), 60000);
+    topic.partitions.forEach((log) => log.append(PER_PARTITION, sim.now));
+    await waitFor('the second wave delivered and acknowledged', async () =>
+      new Set(seen().map((d) => `${d.partition}@${d.offset}`)).size === 2 * PARTITIONS * PER_PARTITION
+        && topic.partitions.every((log, p) => sim.shares.deliveryState(GROUP, topic.topicId, p)?.startOffset === log.highWatermark) ? true : undefined, 120000);
     const all = seen();
-    assert.equal(all.length, PARTITIONS * PER_PARTITION, 'no record delivered twice');
+    assert.equal(all.length, 2 * PARTITIONS * PER_PARTITION, 'no record delivered twice');
     assert.deepEqual([...new Set(all.map((d) => d.deliveryCount))], [1]);
     const described = sim.coordinator.shareGroup(GROUP);
-    assert.equal(described?.members.size, 2);
 
     // kafka-share-groups.sh --describe (offsets) and --members against the server equal our tree, row for row.
     const detail = describeSimGroup(sim, GROUP);
@@ -96,10 +104,10 @@ describe('real KafkaShareConsumers on the simulator\'s server', function (this: 
       return;
     }
     assert.deepEqual(toolTables(reset).map((row) => [row.PARTITION, row['NEW-OFFSET']]).sort(), [...Array(PARTITIONS).keys()].map((p) => [String(p), '0']), `the tool printed: ${reset}`);
-    assert.deepEqual(describeSimGroup(sim, GROUP).offsets.map((o) => [o.committedOffset, o.lag]), Array(PARTITIONS).fill([0, PER_PARTITION]));
+    assert.deepEqual(describeSimGroup(sim, GROUP).offsets.map((o) => [o.committedOffset, o.lag]), Array(PARTITIONS).fill([0, 2 * PER_PARTITION]));
     const again = new JavaClient(env, 'ShareMember', [env.bootstrap, GROUP, TOPIC, '-', 'records']);
     clients.push(again);
-    await waitFor('every record delivered again after the reset', async () => (deliveries('again', again.log).length === PARTITIONS * PER_PARTITION ? true : undefined), 120000);
+    await waitFor('every record delivered again after the reset', async () => (deliveries('again', again.log).length === 2 * PARTITIONS * PER_PARTITION ? true : undefined), 120000);
     assert.deepEqual([...new Set(deliveries('again', again.log).map((d) => d.deliveryCount))], [1]);
     await again.stop();
     await waitFor('the member gone', async () => (sim.coordinator.shareGroup(GROUP)?.members.size === 0 ? true : undefined), 60000);

@@ -10,6 +10,7 @@ import { CONSUMER_GROUP_APIS } from './consumerGroupApis';
 import { defineApi, type ApiDefinition } from './context';
 import { DATA_APIS } from './dataApis';
 import { GROUP_APIS } from './groupApis';
+import { GROUP_CONFIG_APIS } from './groupConfigApis';
 import { PRODUCER_APIS } from './producerApis';
 import { SHARE_FETCH_APIS } from './shareFetchApis';
 import { SHARE_GROUP_APIS } from './shareGroupApis';
@@ -57,7 +58,7 @@ export function unsupportedApiVersionsResponse(correlationId: number): Uint8Arra
   return encodeResponse(ApiVersionsResponse, 0, correlationId, apiVersionsBody(errorCodeOf('UNSUPPORTED_VERSION')));
 }
 
-const API_TABLE: readonly ApiDefinition[] = [...DATA_APIS, ...CLUSTER_APIS, ...GROUP_APIS, ...CONSUMER_GROUP_APIS, ...SHARE_GROUP_APIS, ...SHARE_FETCH_APIS, ...SHARE_OFFSETS_APIS, ...STREAMS_GROUP_APIS, ...ADMIN_APIS, ...PRODUCER_APIS, ...TRANSACTION_ADMIN_APIS, API_VERSIONS].sort((a, b) => a.key - b.key);
+const API_TABLE: readonly ApiDefinition[] = [...DATA_APIS, ...CLUSTER_APIS, ...GROUP_APIS, ...CONSUMER_GROUP_APIS, ...SHARE_GROUP_APIS, ...SHARE_FETCH_APIS, ...SHARE_OFFSETS_APIS, ...GROUP_CONFIG_APIS, ...STREAMS_GROUP_APIS, ...ADMIN_APIS, ...PRODUCER_APIS, ...TRANSACTION_ADMIN_APIS, API_VERSIONS].sort((a, b) => a.key - b.key);
 
 export function findApi(key: number): ApiDefinition | undefined {
   return API_TABLE.find((api) => api.key === key);

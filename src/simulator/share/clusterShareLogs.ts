@@ -14,6 +14,7 @@ export function clusterShareLogs(cluster: SimCluster, clock: VirtualClock): Shar
       const log = cluster.topicById(topicId)?.partitions[partition];
       return log === undefined ? undefined : { logStartOffset: log.logStartOffset, highWatermark: log.highWatermark };
     },
+    offsetForTimestamp: (topicId, partition, timestampMs) => cluster.topicById(topicId)?.partitions[partition]?.offsetForTimestamp(timestampMs) ?? null,
     writeDeadLetters: (_groupId: string, _topicId: string, partition: number, records: DeadLetterRecords) => {
       const topic = cluster.topic(records.topic);
       if (topic === undefined || topic.partitions.length === 0) {

@@ -8,46 +8,21 @@
 import { errorCodeOf } from '../../protocol/errorCodes';
 import type { VirtualClock } from '../common/clock';
 import { KafkaApiError } from '../common/errors';
-import type { IsolationLevel } from '../log/transactionIndex';
 import type { InFlightRange } from './inFlightRecords';
 import { SharePartition, type DeadLetterRecords, type SharePartitionConfig } from './sharePartition';
 import { FINAL_SHARE_SESSION_EPOCH, INITIAL_SHARE_SESSION_EPOCH, nextShareSessionEpoch, ShareSessionCache, type SharePartitionRef, type ShareSession } from './shareSessionCache';
 import type { ShareStateStore } from './shareStateStore';
 import type { ShareAcknowledgementBatch } from './shareAcknowledgements';
+import { DEFAULT_SHARE_GROUP_SETTINGS, durationMs, type ShareGroupSettings } from './shareGroupConfigs';
 
-/** The group configs a share group's partitions follow (GroupConfig's share.* keys). */
-export interface ShareGroupSettings {
-  /** share.record.lock.duration.ms */
-  recordLockDurationMs: number;
-  /** share.delivery.count.limit */
-  deliveryCountLimit: number;
-  /** share.partition.max.record.locks */
-  partitionMaxRecordLocks: number;
-  /** share.renew.acknowledge.enable */
-  renewAcknowledgeEnable: boolean;
-  /** share.auto.offset.reset: where a partition without state starts. */
-  autoOffsetReset: 'earliest' | 'latest';
-  /** share.isolation.level */
-  isolationLevel: IsolationLevel;
-  /** errors.deadletterqueue.topic.name (KIP-1191), null for none. */
-  deadLetterTopic: string | null;
-}
-
-/** Kafka 4.4's defaults. */
-export const DEFAULT_SHARE_GROUP_SETTINGS: Readonly<ShareGroupSettings> = Object.freeze({
-  recordLockDurationMs: 30_000,
-  deliveryCountLimit: 5,
-  partitionMaxRecordLocks: 2_000,
-  renewAcknowledgeEnable: true,
-  autoOffsetReset: 'latest',
-  isolationLevel: 'read_uncommitted',
-  deadLetterTopic: null,
-});
+export { DEFAULT_SHARE_GROUP_SETTINGS, type ShareGroupSettings };
 
 /** What the manager reads of the partitions' logs, and where dead letters go. */
 export interface SharePartitionLogs {
   /** The log's start offset and high watermark, or undefined when the topic partition does not exist. */
   offsets(topicId: string, partition: number): { logStartOffset: number; highWatermark: number } | undefined;
+  /** The first offset stored at or after `timestampMs`, null when every record is older. */
+  offsetForTimestamp(topicId: string, partition: number, timestampMs: number): number | null;
   /** Copies archived records of a share partition into the group's dead-letter topic; throws when it cannot. */
   writeDeadLetters(groupId: string, topicId: string, partition: number, records: DeadLetterRecords): void;
 }
@@ -184,13 +159,35 @@ export class SharePartitionManager {
         }
       },
       onStateChanged: () => this.notify(key),
-    }, persisted, () => {
-      // offsetForEarliestTimestamp / offsetForLatestTimestamp (read_uncommitted: the high watermark).
-      const now = this.options.logs.offsets(topicId, partition) ?? offsets;
-      return settings().autoOffsetReset === 'earliest' ? now.logStartOffset : now.highWatermark;
-    });
+    }, persisted, () => this.offsetForReset(settings().autoOffsetReset, topicId, partition, offsets));
     this.partitions.set(key, { groupId, topicId, partition, sharePartition });
     return sharePartition;
+  }
+
+  /**
+   * ShareFetchUtils.offsetForEarliestTimestamp / offsetForLatestTimestamp (read_uncommitted: the high watermark)
+   * / offsetForTimestamp for by_duration, whose first record at or after now - duration starts the partition.
+   */
+  private offsetForReset(strategy: string, topicId: string, partition: number, fallback: { logStartOffset: number; highWatermark: number }): number {
+    const now = this.options.logs.offsets(topicId, partition) ?? fallback;
+    if (strategy === 'earliest') {
+      return now.logStartOffset;
+    }
+    const duration = strategy.startsWith('by_duration:') ? durationMs(strategy.slice('by_duration:'.length)) : null;
+    if (duration !== null) {
+      return this.options.logs.offsetForTimestamp(topicId, partition, this.options.clock.now - duration) ?? now.highWatermark;
+    }
+    return now.highWatermark;
+  }
+
+  /** The share.* configs set on the group (IncrementalAlterConfigs), without the defaults. */
+  explicitSettings(groupId: string): Partial<ShareGroupSettings> {
+    return { ...this.groupSettings.get(groupId) };
+  }
+
+  /** Replaces what was set on the group (an IncrementalAlterConfigs that passed its checks). */
+  replaceSettings(groupId: string, settings: Partial<ShareGroupSettings>): void {
+    this.groupSettings.set(groupId, { ...settings });
   }
 
   // ---------------------------------------------------------------- share sessions

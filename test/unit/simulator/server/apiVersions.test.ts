@@ -38,6 +38,8 @@ const SERVED: Record<string, [number, number]> = {
   DescribeTransactions: [0, 0],
   ListTransactions: [0, 2],
   DeleteGroups: [0, 3],
+  DescribeConfigs: [1, 4],
+  IncrementalAlterConfigs: [0, 1],
   OffsetDelete: [0, 0],
   ConsumerGroupHeartbeat: [0, 1],
   ConsumerGroupDescribe: [0, 1],

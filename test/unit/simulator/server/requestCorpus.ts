@@ -31,7 +31,9 @@ import { ConsumerGroupDescribeRequest } from '../../../../src/protocol/messages/
 import { ConsumerGroupHeartbeatRequest } from '../../../../src/protocol/messages/consumerGroupHeartbeatRequest';
 import { AlterShareGroupOffsetsRequest } from '../../../../src/protocol/messages/alterShareGroupOffsetsRequest';
 import { DeleteShareGroupOffsetsRequest } from '../../../../src/protocol/messages/deleteShareGroupOffsetsRequest';
+import { DescribeConfigsRequest } from '../../../../src/protocol/messages/describeConfigsRequest';
 import { DescribeShareGroupOffsetsRequest } from '../../../../src/protocol/messages/describeShareGroupOffsetsRequest';
+import { IncrementalAlterConfigsRequest } from '../../../../src/protocol/messages/incrementalAlterConfigsRequest';
 import { ShareAcknowledgeRequest } from '../../../../src/protocol/messages/shareAcknowledgeRequest';
 import { ShareFetchRequest } from '../../../../src/protocol/messages/shareFetchRequest';
 import { ShareGroupDescribeRequest } from '../../../../src/protocol/messages/shareGroupDescribeRequest';
@@ -266,6 +268,11 @@ export function flexibleCorpus(group: string, ordersId = topicIdFor('sim-cluster
       groupId: 'fuzz-share-idle', topics: [{ topicName: 'orders', partitions: [{ partitionIndex: 0, startOffset: 1n }, { partitionIndex: 9, startOffset: -1n }] }, { topicName: 'missing', partitions: [{ partitionIndex: 0, startOffset: 0n }] }],
     }),
     flexible(DeleteShareGroupOffsetsRequest, 0, { group: 'fuzz-share-idle' }, { groupId: 'fuzz-share-idle', topics: [{ topicName: 'orders' }, { topicName: 'missing' }] }),
+    flexible(IncrementalAlterConfigsRequest, 1, null, {
+      resources: [{ resourceType: 32, resourceName: 'fuzz-share', configs: [{ name: 'share.record.lock.duration.ms', configOperation: 0, value: '15000' }, { name: 'share.isolation.level', configOperation: 0, value: 'read_committed' }] }],
+      validateOnly: false,
+    }),
+    flexible(DescribeConfigsRequest, 4, null, { resources: [{ resourceType: 32, resourceName: 'fuzz-share', configurationKeys: null }, { resourceType: 2, resourceName: 'orders', configurationKeys: ['x'] }], includeSynonyms: true, includeDocumentation: true }),
     flexible(ShareAcknowledgeRequest, 2, { topic: 'orders', partition: 0 }, {
       groupId: 'fuzz-share', memberId: 'fuzz-share-member-0000', shareSessionEpoch: -1, isRenewAck: true,
       topics: [{ topicId: ordersId, partitions: [{ partitionIndex: 0, acknowledgementBatches: [{ firstOffset: 0n, lastOffset: 1n, acknowledgeTypes: [4] }] }] }],
