@@ -189,6 +189,24 @@ export class PartitionLog {
     return base;
   }
 
+  /**
+   * Where the stored batch after the one holding `offset` starts (appends of one timestamp share a batch), or
+   * null when `offset` is in the last one: the batch boundaries a share fetch acquires along.
+   */
+  nextBatchStart(offset: number): number | null {
+    let lo = this.firstLiveBatch;
+    let hi = this.batchCount;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.baseOffsets[mid] > offset) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo < this.batchCount ? this.baseOffsets[lo] : null;
+  }
+
   /** First offset whose timestamp is >= `timestamp`, or null when every record is older (ListOffsets returns -1). */
   offsetForTimestamp(timestamp: number): number | null {
     return this.timestampAndOffsetFor(timestamp)?.offset ?? null;

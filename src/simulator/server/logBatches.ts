@@ -97,11 +97,14 @@ export function readFetchedShape(log: PartitionLog, from: number, isolation: Iso
   // Aborted runs have no producer id here; each gets its own, below any real one.
   let nextAbortedProducer = -2;
   let current: FetchedBatch | null = null;
+  // A run of records also ends where the log's next stored batch starts, as a broker's batches do.
+  let boundary: number | null = null;
   const extend = (offset: number, producerId: number | null): void => {
-    if (current !== null && current.controlType === null && current.lastOffset + 1 === offset && (current.producerId === null) === (producerId === null)) {
+    if (current !== null && current.controlType === null && current.lastOffset + 1 === offset && (current.producerId === null) === (producerId === null) && offset !== boundary) {
       current.lastOffset = offset;
       return;
     }
+    boundary = log.nextBatchStart(offset);
     current = { baseOffset: offset, lastOffset: offset, producerId, controlType: null };
     batches.push(current);
     if (producerId !== null) {

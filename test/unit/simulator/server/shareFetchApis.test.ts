@@ -205,4 +205,21 @@ describe('simulator Kafka server: ShareFetch and ShareAcknowledge', function () 
     const absent = await remove('share-offsets-nobody', ['orders']);
     assert.deepEqual([absent.errorCode, absent.errorMessage], [errorCodeOf('GROUP_ID_NOT_FOUND'), 'Group share-offsets-nobody not found.']);
   });
+
+  it('acquires along the log\'s batches: MaxRecords is exceeded to end on a batch boundary, and never takes the next batch', async () => {
+    const env = suite.env;
+    const group = 'share-fetch-batches';
+    const topic = env.sim.cluster.createTopic('share-batches', 1);
+    env.sim.coordinator.onTopicsChanged(['share-batches']);
+    topic.partitions[0].append(3, env.sim.now);
+    topic.partitions[0].append(3, env.sim.now + 1);
+    env.sim.shares.setSettings(group, { autoOffsetReset: 'earliest' });
+    await joinShareGroup(env, group, MEMBER, 'share-batches');
+    const connection = await WireConnection.open(leaderPort(env, 'share-batches', 0));
+    connections.push(connection);
+    const consumer = new ShareWireConsumer(connection, group, MEMBER);
+    assert.deepEqual(acquiredOf(await consumer.fetch([{ topicId: topic.topicId, partition: 0 }], { maxRecords: 2 }), topic.topicId, 0), [[0, 2, 1]]);
+    // record_limit (v2's share acquire mode 1) takes exactly MaxRecords.
+    assert.deepEqual(acquiredOf(await consumer.fetch([], { maxRecords: 2, shareAcquireMode: 1 }), topic.topicId, 0), [[3, 4, 1]]);
+  });
 });
