@@ -142,14 +142,18 @@ describe('real KafkaShareConsumers on the simulator\'s server', function (this: 
         const rows = toolTables(await runToolAsync(env, TOOLS.shareGroups, ['--describe', '--group', group]));
         return rows.length === PARTITIONS && rows.every((row) => row.LAG === undefined || row.LAG === '0') ? rows : undefined;
       }, 120000);
-      const [state] = toolTables(await runToolAsync(env, TOOLS.shareGroups, ['--describe', '--group', group, '--state']));
+      // The first member may have taken every record before the second joined: wait (bounded) for both.
+      const state = await waitFor(`${env.bootstrap}: both members in the group`, async () => {
+        const [row] = toolTables(await runToolAsync(env, TOOLS.shareGroups, ['--describe', '--group', group, '--state']));
+        return row?.['#MEMBERS'] === '2' && row.STATE === 'Stable' ? row : undefined;
+      }, 60000);
       await Promise.all(members.map((member) => member.stop()));
       const seen = seenHere();
       return {
         deliveries: seen.length,
         deliveryCounts: [...new Set(seen.map((d) => d.deliveryCount))],
         offsets: offsets.map((row) => [row.PARTITION, row.LAG ?? '(no lag column)']).sort(),
-        state: [state?.STATE, state?.['#MEMBERS']],
+        state: [state.STATE, state['#MEMBERS']],
         // Logged, not compared: where each start offset stands depends on how many fetches acknowledged it.
         startOffsets: offsets.map((row) => `${row.PARTITION}:${row['START-OFFSET']}`).sort().join(' '),
       };
