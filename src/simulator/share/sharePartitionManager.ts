@@ -209,7 +209,8 @@ export class SharePartitionManager {
         throw new KafkaApiError('INVALID_REQUEST', 'Acknowledge data present in Initial Fetch Request');
       }
       const session = this.sessions.create(brokerId, groupId, memberId, fetchData, onConnectionClose);
-      return { kind: 'initial', session, partitions: [...fetchData] };
+      // The request's partitions once each: a partition named twice is fetched and answered once.
+      return { kind: 'initial', session, partitions: [...session.partitions.values()].map((ref) => ({ ...ref })) };
     }
     const session = this.sessions.get(brokerId, groupId, memberId);
     if (session === undefined) {
@@ -220,7 +221,7 @@ export class SharePartitionManager {
     }
     ShareSessionCache.update(session, fetchData, forgotten);
     session.epoch = nextShareSessionEpoch(session.epoch);
-    return { kind: 'subsequent', session, partitions: session.partitions.map((ref) => ({ ...ref })) };
+    return { kind: 'subsequent', session, partitions: [...session.partitions.values()].map((ref) => ({ ...ref })) };
   }
 
   /** SharePartitionManager.acknowledgeSessionUpdate: ShareAcknowledge's check and bump of the session epoch. */
@@ -252,7 +253,7 @@ export class SharePartitionManager {
 
   private releaseSessionRecords(session: ShareSession): void {
     this.sessions.remove(session);
-    for (const ref of session.partitions) {
+    for (const ref of session.partitions.values()) {
       const key = partitionKey(session.groupId, ref.topicId, ref.partition);
       const cached = this.partitions.get(key);
       if (cached === undefined) {

@@ -32,8 +32,11 @@ export interface ShareSession {
   readonly groupId: string;
   readonly memberId: string;
   epoch: number;
-  /** The session's partitions in Kafka's order: one that returned records moves to the end. */
-  readonly partitions: SharePartitionRef[];
+  /**
+   * The session's partitions in Kafka's order (an ImplicitLinkedHashCollection there): one that returned records
+   * moves to the end. Keyed, so a request naming a million partitions costs a million steps, not their square.
+   */
+  readonly partitions: Map<string, SharePartitionRef>;
 }
 
 /** What the cache tells its owner (SharePartitionManager's ShareGroupListener). */
@@ -42,7 +45,7 @@ export interface ShareSessionListener {
   onGroupEmpty(brokerId: number, groupId: string): void;
 }
 
-const sameRef = (a: SharePartitionRef, b: SharePartitionRef): boolean => a.topicId === b.topicId && a.partition === b.partition;
+const refKey = (ref: SharePartitionRef): string => `${ref.topicId}:${ref.partition}`;
 
 export class ShareSessionCache {
   private readonly sessions = new Map<string, ShareSession>();
@@ -95,12 +98,8 @@ export class ShareSessionCache {
     if (this.sessions.size >= this.maxEntries) {
       throw new KafkaApiError('SHARE_SESSION_LIMIT_REACHED', 'The limit of share sessions has been reached.');
     }
-    const session: ShareSession = { brokerId, groupId, memberId, epoch: nextShareSessionEpoch(INITIAL_SHARE_SESSION_EPOCH), partitions: [] };
-    for (const ref of partitions) {
-      if (!session.partitions.some((known) => sameRef(known, ref))) {
-        session.partitions.push({ ...ref });
-      }
-    }
+    const session: ShareSession = { brokerId, groupId, memberId, epoch: nextShareSessionEpoch(INITIAL_SHARE_SESSION_EPOCH), partitions: new Map() };
+    ShareSessionCache.update(session, partitions, []);
     this.sessions.set(ShareSessionCache.key(brokerId, groupId, memberId), session);
     const groupKey = ShareSessionCache.groupKey(brokerId, groupId);
     this.membersPerGroup.set(groupKey, (this.membersPerGroup.get(groupKey) ?? 0) + 1);
@@ -117,23 +116,21 @@ export class ShareSessionCache {
   /** ShareSession.update: partitions added by this request, forgotten ones removed. */
   static update(session: ShareSession, added: readonly SharePartitionRef[], forgotten: readonly SharePartitionRef[]): void {
     for (const ref of added) {
-      if (!session.partitions.some((known) => sameRef(known, ref))) {
-        session.partitions.push({ ...ref });
+      if (!session.partitions.has(refKey(ref))) {
+        session.partitions.set(refKey(ref), { topicId: ref.topicId, partition: ref.partition });
       }
     }
     for (const ref of forgotten) {
-      const index = session.partitions.findIndex((known) => sameRef(known, ref));
-      if (index >= 0) {
-        session.partitions.splice(index, 1);
-      }
+      session.partitions.delete(refKey(ref));
     }
   }
 
   /** PartitionIterator: a partition that returned records goes to the end of the session's order. */
   static moveToEnd(session: ShareSession, ref: SharePartitionRef): void {
-    const index = session.partitions.findIndex((known) => sameRef(known, ref));
-    if (index >= 0) {
-      session.partitions.push(...session.partitions.splice(index, 1));
+    const known = session.partitions.get(refKey(ref));
+    if (known !== undefined) {
+      session.partitions.delete(refKey(ref));
+      session.partitions.set(refKey(ref), known);
     }
   }
 
