@@ -10,6 +10,7 @@ import { compareTopicPartitions } from '../../offsets/topicPartitions';
 import type { KafkaErrorCode } from '../common/errors';
 import type { DeleteGroupsResponse, LeaveGroupResponse, OffsetCommitResponse, OffsetDeleteResponse, OffsetFetchResponse, Respond } from '../common/requests';
 import type { Simulation } from '../simulation';
+import { coordinatorRequest } from './coordinatorRequest';
 import { SimShareGroupAdmin } from './simShareGroupAdmin';
 
 /** Admin requests identify themselves with this reason, as Kafka's AdminClient does. */
@@ -36,20 +37,8 @@ export class SimGroupAdmin implements GroupAdmin {
     return this.simulation.now;
   }
 
-  /**
-   * Sends one request to the simulated coordinator and runs the clock just far enough for its response
-   * (responses travel through the event queue, after the configured latency).
-   */
   private request<T>(send: (respond: Respond<T>) => void): T {
-    let response: { value: T } | undefined;
-    send((value) => {
-      response = { value };
-    });
-    this.simulation.advance(this.simulation.coordinator.config.responseLatencyMs);
-    if (!response) {
-      throw new Error('The simulated coordinator did not answer');
-    }
-    return response.value;
+    return coordinatorRequest(this.simulation, send);
   }
 
   async groupState(groupId: string): Promise<GroupState | 'missing'> {

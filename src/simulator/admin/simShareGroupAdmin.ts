@@ -10,6 +10,7 @@ import { KafkaApiError } from '../common/errors';
 import type { Respond } from '../common/requests';
 import type { AlterShareOffsetsTopicResult, DeleteShareOffsetsTopicResult } from '../coordinator/share/shareGroupOffsetRecords';
 import type { Simulation } from '../simulation';
+import { coordinatorRequest } from './coordinatorRequest';
 import { describeShareGroupOffsets } from './shareGroupOffsets';
 
 const refusal = (error: KafkaApiError): string => `${error.errorName}: ${error.message}`;
@@ -19,17 +20,8 @@ const described = (name: string): string => `${name}: ${kafkaError(errorCodeOf(n
 export class SimShareGroupAdmin implements ShareGroupAdmin {
   constructor(private readonly simulation: Simulation) {}
 
-  /** One engine request, with the clock run just far enough for its answer (it travels through the event queue). */
   private request<T>(send: (respond: Respond<T>) => void): T {
-    let response: { value: T } | undefined;
-    send((value) => {
-      response = { value };
-    });
-    this.simulation.advance(this.simulation.coordinator.config.responseLatencyMs);
-    if (!response) {
-      throw new Error('The simulated coordinator did not answer');
-    }
-    return response.value;
+    return coordinatorRequest(this.simulation, send);
   }
 
   async shareGroupState(groupId: string): Promise<GroupState | 'missing'> {

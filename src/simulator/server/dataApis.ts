@@ -243,16 +243,18 @@ function worthAnswering(topics: FetchedTopic[]): boolean {
 }
 
 /**
- * Resolves at the first append to any of `logs`, after `maxWaitMs` of simulated time, or when the
- * connection closes, whichever comes first; then the waiter is gone from every log and the timer
- * from the clock, so a parked fetch holds nothing once it is answered or abandoned.
+ * Resolves at the first append to any of `logs`, at `watch`'s wake-up (a share fetch's partitions giving
+ * records back), after `maxWaitMs` of simulated time, or when the connection closes, whichever comes
+ * first; then the waiter is gone from every log, `watch` is unregistered and the timer gone from the
+ * clock, so a parked fetch holds nothing once it is answered or abandoned.
  */
-function waitForData(ctx: RequestContext, logs: PartitionLog[], maxWaitMs: number): Promise<void> {
+export function waitForData(ctx: RequestContext, logs: readonly PartitionLog[], maxWaitMs: number, watch?: (wake: () => void) => () => void): Promise<void> {
   const clock = ctx.server.simulation.clock;
   return new Promise((resolve) => {
     let done = false;
     let timer: ScheduledTask | null = null;
     let stopOnClose = (): void => undefined;
+    let stopWatching = (): void => undefined;
     const waiter = { onData: (): void => finish() };
     const finish = (): void => {
       if (done) {
@@ -261,6 +263,7 @@ function waitForData(ctx: RequestContext, logs: PartitionLog[], maxWaitMs: numbe
       done = true;
       clock.cancel(timer);
       stopOnClose();
+      stopWatching();
       for (const log of logs) {
         log.stopWaiting(waiter);
       }
@@ -271,6 +274,7 @@ function waitForData(ctx: RequestContext, logs: PartitionLog[], maxWaitMs: numbe
       return;
     }
     timer = clock.schedule(maxWaitMs, finish);
+    stopWatching = watch?.(finish) ?? stopWatching;
     for (const log of logs) {
       log.waitForData(waiter);
     }

@@ -11,13 +11,13 @@ import { ShareAcknowledgeRequest, type ShareAcknowledgeRequestData } from '../..
 import { ShareAcknowledgeResponse, type ShareAcknowledgeResponseData } from '../../protocol/messages/shareAcknowledgeResponse';
 import { ShareFetchRequest, type ShareFetchRequestData } from '../../protocol/messages/shareFetchRequest';
 import { ShareFetchResponse, type NodeEndpoint, type PartitionData, type ShareFetchResponseData } from '../../protocol/messages/shareFetchResponse';
-import type { ScheduledTask } from '../common/clock';
 import { KafkaApiError } from '../common/errors';
 import type { PartitionLog } from '../log/partitionLog';
 import type { ShareAcquireMode } from '../share/recordAcquisition';
 import type { SharePartition } from '../share/sharePartition';
 import { FINAL_SHARE_SESSION_EPOCH, ShareSessionCache, type SharePartitionRef } from '../share/shareSessionCache';
 import { defineApi, type ApiDefinition, type RequestContext } from './context';
+import { waitForData } from './dataApis';
 import { encodeAcquired, readFetchedShape } from './logBatches';
 import { handleAcknowledgements, partitionError, type AcknowledgementOutcome, type RequestedAcknowledgements } from './shareAcknowledgementBatches';
 
@@ -49,22 +49,6 @@ interface FetchedSharePartition {
 
 function shareFetchError(failure: Failure): ShareFetchResponseData {
   return { throttleTimeMs: 0, errorCode: failure.errorCode, errorMessage: failure.errorMessage, acquisitionLockTimeoutMs: 0, responses: [], nodeEndpoints: [] };
-}
-
-/** Waits on the simulator's clock for `ms`, or until the connection closes. */
-function sleep(ctx: RequestContext, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const clock = ctx.server.simulation.clock;
-    let timer: ScheduledTask | null = null;
-    let stop = (): void => undefined;
-    const done = (): void => {
-      clock.cancel(timer);
-      stop();
-      resolve();
-    };
-    stop = ctx.onConnectionClose(done);
-    timer = clock.schedule(ms, done);
-  });
 }
 
 // ------------------------------------------------------------------ acquisition
@@ -126,40 +110,6 @@ function acquireOnce(plan: FetchPlan, candidates: readonly Candidate[]): Map<Can
   return results;
 }
 
-/** Resolves when one of the partitions may have records to give, after `ms`, or when the connection closes. */
-function waitForRecords(ctx: RequestContext, groupId: string, candidates: readonly Candidate[], ms: number): Promise<void> {
-  const simulation = ctx.server.simulation;
-  return new Promise((resolve) => {
-    let done = false;
-    let timer: ScheduledTask | null = null;
-    let stopOnClose = (): void => undefined;
-    let stopWatching = (): void => undefined;
-    const waiter = { onData: (): void => finish() };
-    const finish = (): void => {
-      if (done) {
-        return;
-      }
-      done = true;
-      simulation.clock.cancel(timer);
-      stopOnClose();
-      stopWatching();
-      for (const candidate of candidates) {
-        candidate.log.stopWaiting(waiter);
-      }
-      resolve();
-    };
-    stopOnClose = ctx.onConnectionClose(finish);
-    if (done) {
-      return;
-    }
-    timer = simulation.clock.schedule(ms, finish);
-    stopWatching = simulation.shares.waitForStateChange(candidates.map((candidate) => ({ groupId, topicId: candidate.ref.topicId, partition: candidate.ref.partition })), finish);
-    for (const candidate of candidates) {
-      candidate.log.waitForData(waiter);
-    }
-  });
-}
-
 /** SharePartitionManager.fetchMessages and DelayedShareFetch: each partition's answer, in the rotated order. */
 async function fetchMessages(plan: FetchPlan, partitions: readonly SharePartitionRef[], sessionEpoch: number, maxWaitMs: number): Promise<FetchedSharePartition[]> {
   const { ctx, groupId } = plan;
@@ -196,7 +146,9 @@ async function fetchMessages(plan: FetchPlan, partitions: readonly SharePartitio
     let acquired = acquireOnce(plan, candidates);
     // Parked while nothing was acquired and no partition failed, as a DelayedShareFetch waits for minBytes.
     while (acquired.size === 0 && answers.size === 0 && simulation.now < deadline && !closed) {
-      await waitForRecords(ctx, groupId, candidates, deadline - simulation.now);
+      // Woken by an append to a partition or by records given back (released, lock expired, start offset moved).
+      const refs = candidates.map((candidate) => ({ groupId, topicId: candidate.ref.topicId, partition: candidate.ref.partition }));
+      await waitForData(ctx, candidates.map((candidate) => candidate.log), deadline - simulation.now, (wake) => simulation.shares.waitForStateChange(refs, wake));
       acquired = closed ? acquired : acquireOnce(plan, candidates.filter((candidate) => !candidate.sharePartition.isFenced));
     }
     stopOnClose();
@@ -298,7 +250,7 @@ async function shareFetch(request: ShareFetchRequestData, ctx: RequestContext): 
     const failure = failureOf(error);
     if (failure.errorCode === errorCodeOf('SHARE_SESSION_LIMIT_REACHED')) {
       // createIdleShareFetchTimerTask: the client hears of the limit after its MaxWaitMs, not in a tight loop.
-      await sleep(ctx, Math.max(0, request.maxWaitMs));
+      await waitForData(ctx, [], Math.max(0, request.maxWaitMs));
     }
     return shareFetchError(failure);
   }
